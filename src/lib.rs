@@ -1,0 +1,5 @@
+//! wuzi: a Gomoku/Renju engine for the Gomocup `pbrain` protocol.
+#![warn(missing_docs)]
+#![warn(clippy::print_stdout)]
+
+pub mod types;

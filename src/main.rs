@@ -1,0 +1,5 @@
+//! `pbrain-wuzi`: the engine binary.
+
+fn main() -> anyhow::Result<()> {
+    Ok(())
+}
