@@ -2,4 +2,6 @@
 #![warn(missing_docs)]
 #![warn(clippy::print_stdout)]
 
+pub mod board;
+pub mod notation;
 pub mod types;

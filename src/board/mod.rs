@@ -1,0 +1,325 @@
+//! The board: stones, line bitboards, Zobrist hash, make/undo, and the rules' verdicts
+//! (five, exact five, caro's blocked five, renju fouls).
+//!
+//! This module knows nothing about search. The engine keeps its own incremental threat state
+//! on top of it; the referee of the match runner and the protocol layer use it directly.
+
+pub mod forbidden;
+pub mod lines;
+mod zobrist;
+
+use anyhow::{bail, Result};
+
+use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, MIN_SIZE};
+pub use lines::{Lines, DIRECTIONS};
+
+/// What stands on a point.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cell {
+    /// Nothing: a move may go here.
+    Empty,
+    /// A stone.
+    Stone(Color),
+    /// A blocked point (BOARD field 3): no move may go here, and it blocks lines like a wall.
+    Blocked,
+}
+
+/// The verdict on a move by the side to move, as a referee gives it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveCheck {
+    /// Outside the board.
+    OffBoard,
+    /// On a stone or a blocked point.
+    Occupied,
+    /// A renju foul by black: the move loses.
+    Forbidden,
+    /// The move makes a winning line under the rule.
+    Win,
+    /// A legal move that does not end the game.
+    Ordinary,
+}
+
+/// A Gomoku board of any size from 5 to 22 on each side.
+#[derive(Clone, Debug)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    cells: [Cell; CELL_COUNT],
+    lines: Lines,
+    side_to_move: Color,
+    history: Vec<(Pos, Color)>,
+    hash: u64,
+    empty_count: usize,
+}
+
+impl Board {
+    /// An empty board. Each side must be within 5..=22.
+    ///
+    /// # Errors
+    /// If a side is out of range.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            bail!(
+                "board size {width}x{height} is not supported (each side {MIN_SIZE}..{MAX_SIZE})"
+            );
+        }
+        Ok(Board {
+            width,
+            height,
+            rule,
+            cells: [Cell::Empty; CELL_COUNT],
+            lines: Lines::new(width, height),
+            side_to_move: Color::Black,
+            history: Vec::with_capacity(width * height),
+            hash: 0,
+            empty_count: width * height,
+        })
+    }
+
+    /// Number of columns.
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The rule verdicts are given under.
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Changes the rule (the stones stay).
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.rule = rule;
+    }
+
+    /// The line bitboards.
+    #[inline]
+    pub fn lines(&self) -> &Lines {
+        &self.lines
+    }
+
+    /// True if `(x, y)` is a point of this board.
+    #[inline]
+    pub fn in_bounds(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && (x as u64) < self.width as u64 && (y as u64) < self.height as u64
+    }
+
+    /// True if `pos` is a point of this board.
+    #[inline]
+    pub fn contains(&self, pos: Pos) -> bool {
+        pos.xu() < self.width && pos.yu() < self.height
+    }
+
+    /// What stands on `pos`.
+    #[inline]
+    pub fn cell(&self, pos: Pos) -> Cell {
+        self.cells[pos.index()]
+    }
+
+    /// True if `pos` is on the board and free.
+    #[inline]
+    pub fn is_empty(&self, pos: Pos) -> bool {
+        self.contains(pos) && self.cells[pos.index()] == Cell::Empty
+    }
+
+    /// The colour that moves next.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// Sets the colour that moves next (after setting up a position).
+    pub fn set_side_to_move(&mut self, color: Color) {
+        if color != self.side_to_move {
+            self.hash ^= zobrist::side_key();
+        }
+        self.side_to_move = color;
+    }
+
+    /// Stones in the order they were placed.
+    #[inline]
+    pub fn history(&self) -> &[(Pos, Color)] {
+        &self.history
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    pub fn stone_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Number of free points.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.empty_count
+    }
+
+    /// The last stone placed.
+    #[inline]
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().map(|&(pos, _)| pos)
+    }
+
+    /// Zobrist hash of stones, blocked points and side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Places a stone of any colour; the side to move becomes the other colour.
+    ///
+    /// # Panics
+    /// If `pos` is not an empty point of the board.
+    pub fn place(&mut self, pos: Pos, color: Color) {
+        assert!(self.is_empty(pos), "place on {pos}: not an empty point");
+        self.set_side_to_move(color);
+        self.make_move(pos);
+    }
+
+    /// The side to move plays `pos`; the side to move flips. Unchecked in release builds.
+    #[inline]
+    pub fn make_move(&mut self, pos: Pos) {
+        debug_assert!(self.is_empty(pos), "make_move on {pos}: not an empty point");
+        let color = self.side_to_move;
+        self.cells[pos.index()] = Cell::Stone(color);
+        self.lines.add(color, pos);
+        self.history.push((pos, color));
+        self.hash ^= zobrist::stone_key(color, pos) ^ zobrist::side_key();
+        self.side_to_move = color.opponent();
+        self.empty_count -= 1;
+    }
+
+    /// Takes back the last stone; the side to move becomes its colour.
+    ///
+    /// # Panics
+    /// If the board has no stone.
+    #[inline]
+    pub fn undo_move(&mut self) {
+        let (pos, color) = self.history.pop().expect("undo_move on an empty history");
+        self.cells[pos.index()] = Cell::Empty;
+        self.lines.remove(color, pos);
+        self.hash ^= zobrist::stone_key(color, pos);
+        if self.side_to_move == color.opponent() {
+            self.hash ^= zobrist::side_key();
+        }
+        self.side_to_move = color;
+        self.empty_count += 1;
+    }
+
+    /// Marks an empty point as blocked (BOARD field 3).
+    ///
+    /// # Panics
+    /// If `pos` is not an empty point of the board.
+    pub fn set_blocked(&mut self, pos: Pos) {
+        assert!(
+            self.is_empty(pos),
+            "set_blocked on {pos}: not an empty point"
+        );
+        self.cells[pos.index()] = Cell::Blocked;
+        self.lines.block(pos);
+        self.hash ^= zobrist::blocked_key(pos);
+        self.empty_count -= 1;
+    }
+
+    /// True if no free point is left.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.empty_count == 0
+    }
+
+    /// Every free point, row by row.
+    pub fn empty_cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height).flat_map(move |y| {
+            (0..self.width)
+                .map(move |x| Pos::new(x, y))
+                .filter(move |&p| self.cells[p.index()] == Cell::Empty)
+        })
+    }
+
+    /// True if `color` playing on the empty point `pos` makes a winning line under the rule:
+    /// five or more (freestyle, caro, renju white), exactly five (standard, caro-exact, renju
+    /// black), and for caro not a five closed by opponent stones at both ends.
+    pub fn is_win_move(&self, pos: Pos, color: Color) -> bool {
+        is_win_on(&self.lines, self.rule, pos, color)
+    }
+
+    /// True if `pos` is a renju foul for black: overline, double four or double three (threes
+    /// judged recursively, as in the RIF rules), and not a five. Always false for other rules
+    /// and for occupied points.
+    pub fn is_forbidden(&self, pos: Pos) -> bool {
+        if !self.rule.has_forbidden() || !self.is_empty(pos) {
+            return false;
+        }
+        forbidden::is_forbidden(&mut self.lines.clone(), pos)
+    }
+
+    /// Every forbidden point for the side to move (empty unless black under renju).
+    pub fn forbidden_points(&self) -> Vec<Pos> {
+        if !self.rule.has_forbidden() || self.side_to_move != Color::Black {
+            return Vec::new();
+        }
+        let mut scratch = self.lines.clone();
+        self.empty_cells()
+            .filter(|&p| forbidden::is_forbidden(&mut scratch, p))
+            .collect()
+    }
+
+    /// What happens if the side to move plays `pos`.
+    pub fn check_move(&self, pos: Pos) -> MoveCheck {
+        if !self.contains(pos) {
+            return MoveCheck::OffBoard;
+        }
+        if self.cells[pos.index()] != Cell::Empty {
+            return MoveCheck::Occupied;
+        }
+        let color = self.side_to_move;
+        if self.is_win_move(pos, color) {
+            MoveCheck::Win
+        } else if color == Color::Black && self.is_forbidden(pos) {
+            MoveCheck::Forbidden
+        } else {
+            MoveCheck::Ordinary
+        }
+    }
+
+    /// True if the last stone placed completed a winning line for its colour.
+    pub fn last_move_won(&self) -> bool {
+        match self.history.last() {
+            Some(&(pos, color)) => {
+                let mut lines = self.lines.clone();
+                lines.remove(color, pos);
+                is_win_on(&lines, self.rule, pos, color)
+            }
+            None => false,
+        }
+    }
+}
+
+/// The rule's five test on bare lines: `color` playing the empty point `pos`.
+pub fn is_win_on(lines: &Lines, rule: Rule, pos: Pos, color: Color) -> bool {
+    let exact = rule.exact_five(color);
+    (0..4).any(|dir| {
+        let run = lines.run(color, dir, pos);
+        if run.len < 5 || (exact && run.len > 5) {
+            return false;
+        }
+        if rule.is_caro() && run.len == 5 {
+            // Only opponent stones close a caro five; the edge and blocked points do not.
+            let opponent = lines.stones(color.opponent(), dir, run.line);
+            let closed = (opponent >> run.low_end) & 1 == 1 && (opponent >> run.high_end) & 1 == 1;
+            return !closed;
+        }
+        true
+    })
+}
+
+#[cfg(test)]
+mod tests;

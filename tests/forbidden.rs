@@ -1,0 +1,91 @@
+//! Renju foul verdicts from three independent public test suites (see tests/data/README.md).
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use wuzi::board::{Board, MoveCheck};
+use wuzi::types::{Color, Pos, Rule};
+
+fn records(file: &str) -> Vec<Value> {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .collect()
+}
+
+fn xy(v: &Value) -> Pos {
+    Pos::new(
+        v[0].as_u64().unwrap() as usize,
+        v[1].as_u64().unwrap() as usize,
+    )
+}
+
+fn position(rec: &Value) -> Board {
+    let size = rec["size"].as_u64().unwrap() as usize;
+    let mut board = Board::new(size, size, Rule::Renju).unwrap();
+    for (key, color) in [("black_xy", Color::Black), ("white_xy", Color::White)] {
+        for p in rec[key].as_array().unwrap() {
+            board.place(xy(p), color);
+        }
+    }
+    board.set_side_to_move(Color::Black);
+    board
+}
+
+/// Checks every record of a file; returns how many verdicts were compared.
+fn check_file(file: &str) -> usize {
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for rec in records(file) {
+        let board = position(&rec);
+        let id = rec["id"].as_str().unwrap_or("?");
+        if rec["complete_set"].as_bool() == Some(true) {
+            let expected: BTreeSet<Pos> = rec["forbidden_xy"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(xy)
+                .collect();
+            let got: BTreeSet<Pos> = board.forbidden_points().into_iter().collect();
+            if expected != got {
+                failures.push(format!("{id}: expected {expected:?}, got {got:?}"));
+            }
+            compared += 1;
+        }
+        if let Some(checks) = rec["checks"].as_array() {
+            for check in checks {
+                let color = match check["color"].as_str() {
+                    Some("white") => Color::White,
+                    _ => Color::Black,
+                };
+                let mut board = board.clone();
+                board.set_side_to_move(color);
+                let pos = xy(&check["xy"]);
+                let expected = check["forbidden"].as_bool().unwrap();
+                if (board.check_move(pos) == MoveCheck::Forbidden) != expected {
+                    failures.push(format!("{id}: {pos} forbidden should be {expected}"));
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{file}:\n{}", failures.join("\n"));
+    compared
+}
+
+#[test]
+fn realcore_complete_forbidden_sets() {
+    assert_eq!(check_file("realcore_forbidden.jsonl"), 22);
+}
+
+#[test]
+fn quintet_forbidden_verdicts() {
+    assert!(check_file("quintet_forbidden.jsonl") >= 21);
+}
+
+#[test]
+fn alphagomoku_forbidden_verdicts() {
+    assert_eq!(check_file("alphagomoku_renju_forbidden.jsonl"), 59);
+}
