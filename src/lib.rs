@@ -3,5 +3,7 @@
 #![warn(clippy::print_stdout)]
 
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod notation;
 pub mod types;

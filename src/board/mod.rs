@@ -6,6 +6,7 @@
 
 pub mod forbidden;
 pub mod lines;
+pub mod pattern;
 mod zobrist;
 
 use anyhow::{bail, Result};

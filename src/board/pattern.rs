@@ -1,0 +1,400 @@
+//! Line shapes (`Pattern`) and their four-direction combination (`Combo`), read from tables.
+//!
+//! The shape a stone on an empty cell would make along one line depends only on the five cells
+//! on each side of it. Those ten neighbours form a 20-bit key: bit `s` says "own stone or wall"
+//! and bit `10 + s` says "opponent stone or wall" for neighbour slot `s` (offsets -5..-1 then
+//! +1..+5), so a wall is both. One table per five-rule variant maps every key to its shape; the
+//! tables are built once, by a memoised recursion from "five" down ("a four is one move from a
+//! five"), the first time a rule needs them.
+
+use std::sync::OnceLock;
+
+use super::lines::Lines;
+use crate::types::{Color, Rule};
+
+/// The shape one stone makes along one line, ordered by strength.
+///
+/// Diagrams show the line with the new stone as `X`, own stones `x`, opponent `o`, empty `.`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+#[repr(u8)]
+pub enum Pattern {
+    /// No five can ever pass through the cell on this line: `oxX.xo`.
+    Dead = 0,
+    /// A run longer than five where only exactly five wins: `xxXxxx`.
+    Overline,
+    /// A five is still possible, but more than two moves away: `..X....`.
+    One,
+    /// One move makes a (blocked) three: `oxX....`.
+    Two,
+    /// One move makes a flexible three: `..xX...`.
+    FlexTwo,
+    /// One move makes a four: `oxxX..`.
+    Three,
+    /// One move makes a flexible four: `..xxX..`.
+    FlexThree,
+    /// One move makes five: `oxxxX.`.
+    Four,
+    /// Two or more moves make five: `.xxxX.` (also `x.xX.x` style double fours on one line).
+    FlexFour,
+    /// The stone makes a winning line: `xxxxX`.
+    Five,
+}
+
+impl Pattern {
+    /// Number of shapes.
+    pub const COUNT: usize = 10;
+    const ALL: [Pattern; Pattern::COUNT] = [
+        Pattern::Dead,
+        Pattern::Overline,
+        Pattern::One,
+        Pattern::Two,
+        Pattern::FlexTwo,
+        Pattern::Three,
+        Pattern::FlexThree,
+        Pattern::Four,
+        Pattern::FlexFour,
+        Pattern::Five,
+    ];
+
+    /// The shape with the given discriminant.
+    #[inline]
+    pub fn from_u8(v: u8) -> Pattern {
+        Pattern::ALL[v as usize]
+    }
+}
+
+/// The combined shape of one cell over its four lines, ordered by threat strength.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+#[repr(u8)]
+pub enum Combo {
+    /// Nothing better than twos.
+    None = 0,
+    /// Two or more flexible twos: `FlexTwo` + `FlexTwo`.
+    DoubleTwo,
+    /// A blocked three (one move from a four).
+    Three,
+    /// One flexible three.
+    FlexThree,
+    /// Two or more flexible threes (a renju foul candidate for black).
+    DoubleThree,
+    /// A blocked four.
+    Four,
+    /// A blocked four and a flexible three on another line.
+    FourThree,
+    /// Two or more fours (a renju foul candidate for black).
+    DoubleFour,
+    /// A flexible four.
+    FlexFour,
+    /// A winning line.
+    Five,
+}
+
+impl Combo {
+    /// Number of combined shapes.
+    pub const COUNT: usize = 10;
+
+    /// The combined shape of four line shapes.
+    pub fn of(patterns: [Pattern; 4]) -> Combo {
+        let mut count = [0u8; Pattern::COUNT];
+        for p in patterns {
+            count[p as usize] += 1;
+        }
+        let n = |p: Pattern| count[p as usize];
+        let fours = n(Pattern::Four) + n(Pattern::FlexFour);
+        if n(Pattern::Five) > 0 {
+            Combo::Five
+        } else if n(Pattern::FlexFour) > 0 && fours == 1 {
+            Combo::FlexFour
+        } else if fours >= 2 {
+            Combo::DoubleFour
+        } else if fours == 1 && n(Pattern::FlexThree) > 0 {
+            Combo::FourThree
+        } else if fours == 1 {
+            Combo::Four
+        } else if n(Pattern::FlexThree) >= 2 {
+            Combo::DoubleThree
+        } else if n(Pattern::FlexThree) == 1 {
+            Combo::FlexThree
+        } else if n(Pattern::Three) > 0 {
+            Combo::Three
+        } else if n(Pattern::FlexTwo) >= 2 {
+            Combo::DoubleTwo
+        } else {
+            Combo::None
+        }
+    }
+
+    /// True if black's move here needs the exact renju foul test: it may be an overline, a
+    /// double four (possibly on one line) or a double three.
+    pub fn is_foul_candidate(patterns: [Pattern; 4]) -> bool {
+        let mut threes_and_fours = 0;
+        for p in patterns {
+            match p {
+                Pattern::Five => return false,
+                Pattern::Overline | Pattern::FlexFour => return true,
+                Pattern::FlexThree | Pattern::Four => threes_and_fours += 1,
+                _ => {}
+            }
+        }
+        threes_and_fours >= 2
+    }
+}
+
+/// How a line of stones wins, which decides the table used.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum FiveRule {
+    /// Five or more.
+    AtLeast,
+    /// Exactly five.
+    Exact,
+    /// Caro: five or more, but a five closed by opponent stones at both ends does not count.
+    Caro,
+    /// Caro with exactly five.
+    CaroExact,
+}
+
+const KEY_BITS: u32 = 20;
+const TABLE_SIZE: usize = 1 << KEY_BITS;
+const UNKNOWN: u8 = u8::MAX;
+
+/// Neighbour code of the 11-cell window: own stone, opponent stone, wall or empty.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Empty,
+    Own,
+    Opp,
+    Wall,
+}
+
+/// Window slot of neighbour `s` (0..10): slots 0..5 are offsets -5..-1, 5..10 are +1..+5.
+#[inline]
+fn window_index(s: usize) -> usize {
+    if s < 5 {
+        s
+    } else {
+        s + 1
+    }
+}
+
+fn decode(key: usize) -> [Slot; 11] {
+    let mut cells = [Slot::Own; 11];
+    for s in 0..10 {
+        let own = key >> s & 1 == 1;
+        let opp = key >> (10 + s) & 1 == 1;
+        cells[window_index(s)] = match (own, opp) {
+            (false, false) => Slot::Empty,
+            (true, false) => Slot::Own,
+            (false, true) => Slot::Opp,
+            (true, true) => Slot::Wall,
+        };
+    }
+    cells
+}
+
+/// Length of the own run through the centre (index 5) and whether it is a winning line.
+fn centre_five(cells: &[Slot; 11], rule: FiveRule) -> (usize, bool) {
+    let mut lo = 5;
+    while lo > 0 && cells[lo - 1] == Slot::Own {
+        lo -= 1;
+    }
+    let mut hi = 5;
+    while hi < 10 && cells[hi + 1] == Slot::Own {
+        hi += 1;
+    }
+    let len = hi - lo + 1;
+    let closed = lo > 0 && hi < 10 && cells[lo - 1] == Slot::Opp && cells[hi + 1] == Slot::Opp;
+    let wins = match rule {
+        FiveRule::AtLeast => len >= 5,
+        FiveRule::Exact => len == 5,
+        FiveRule::Caro => len >= 6 || (len == 5 && !closed),
+        FiveRule::CaroExact => len == 5 && !closed,
+    };
+    (len, wins)
+}
+
+fn compute(key: usize, rule: FiveRule, memo: &mut [u8]) -> u8 {
+    if memo[key] != UNKNOWN {
+        return memo[key];
+    }
+    let cells = decode(key);
+    let (len, wins) = centre_five(&cells, rule);
+    let result = if wins {
+        Pattern::Five
+    } else if len > 5 {
+        Pattern::Overline
+    } else {
+        let mut fives = 0;
+        let mut best = Pattern::Dead;
+        // Fives through the centre lie within four cells of it: slots 1..9 (offsets -4..+4).
+        for s in 1..9 {
+            if cells[window_index(s)] != Slot::Empty {
+                continue;
+            }
+            let child = Pattern::from_u8(compute(key | 1 << s, rule, memo));
+            if child == Pattern::Five {
+                fives += 1;
+            }
+            best = best.max(child);
+        }
+        match (fives, best) {
+            (f, _) if f >= 2 => Pattern::FlexFour,
+            (1, _) => Pattern::Four,
+            (_, Pattern::FlexFour) => Pattern::FlexThree,
+            (_, Pattern::Four) => Pattern::Three,
+            (_, Pattern::FlexThree) => Pattern::FlexTwo,
+            (_, Pattern::Three) => Pattern::Two,
+            (_, Pattern::Dead | Pattern::Overline) => Pattern::Dead,
+            _ => Pattern::One,
+        }
+    };
+    memo[key] = result as u8;
+    result as u8
+}
+
+fn build(rule: FiveRule) -> Box<[u8]> {
+    let mut memo = vec![UNKNOWN; TABLE_SIZE].into_boxed_slice();
+    for key in 0..TABLE_SIZE {
+        // Keys with "own and opponent" on a slot are walls; all keys are meaningful.
+        compute(key, rule, &mut memo);
+    }
+    memo
+}
+
+fn table(rule: FiveRule) -> &'static [u8] {
+    static TABLES: [OnceLock<Box<[u8]>>; 4] = [const { OnceLock::new() }; 4];
+    let index = rule as usize;
+    TABLES[index].get_or_init(|| build(rule))
+}
+
+/// The pattern tables for one rule, per colour.
+#[derive(Clone, Copy)]
+pub struct PatternTable {
+    tables: [&'static [u8]; 2],
+}
+
+impl PatternTable {
+    /// The tables for `rule` (built on first use).
+    pub fn for_rule(rule: Rule) -> PatternTable {
+        let five_rule = |color: Color| match (rule.is_caro(), rule.exact_five(color)) {
+            (false, false) => FiveRule::AtLeast,
+            (false, true) => FiveRule::Exact,
+            (true, false) => FiveRule::Caro,
+            (true, true) => FiveRule::CaroExact,
+        };
+        PatternTable {
+            tables: [
+                table(five_rule(Color::Black)),
+                table(five_rule(Color::White)),
+            ],
+        }
+    }
+
+    /// The shape `color` would make on the empty cell at `bit` of `line` in direction `dir`.
+    #[inline(always)]
+    pub fn pattern(
+        &self,
+        lines: &Lines,
+        color: Color,
+        dir: usize,
+        line: usize,
+        bit: u32,
+    ) -> Pattern {
+        let walls = lines.walls(dir, line);
+        let own = lines.stones(color, dir, line) | walls;
+        let opp = lines.stones(color.opponent(), dir, line) | walls;
+        let key = squeeze(own >> (bit - 5)) | squeeze(opp >> (bit - 5)) << 10;
+        Pattern::from_u8(self.tables[color.index()][key])
+    }
+}
+
+/// The ten neighbour bits of an 11-bit window (centre at bit 5 dropped).
+#[inline(always)]
+fn squeeze(window: u32) -> usize {
+    ((window & 0x1f) | ((window >> 6) & 0x1f) << 5) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Pos;
+
+    /// Shape for black at the `X` of a one-line diagram on row 7 of a 15x15 board.
+    fn shape(rule: Rule, diagram: &str) -> Pattern {
+        let mut lines = Lines::new(15, 15);
+        let mut centre = None;
+        for (x, c) in diagram.chars().enumerate() {
+            let pos = Pos::new(x, 7);
+            match c {
+                'x' => lines.add(Color::Black, pos),
+                'o' => lines.add(Color::White, pos),
+                'X' => centre = Some(pos),
+                _ => {}
+            }
+        }
+        let pos = centre.expect("diagram has an X");
+        let (line, bit) = lines.locate(0, pos);
+        PatternTable::for_rule(rule).pattern(&lines, Color::Black, 0, line, bit)
+    }
+
+    #[test]
+    fn freestyle_shapes() {
+        let f = Rule::Freestyle;
+        assert_eq!(shape(f, "...xxXxx......."), Pattern::Five);
+        assert_eq!(shape(f, "..xxxXxx......."), Pattern::Five);
+        assert_eq!(shape(f, "....xxXx......."), Pattern::FlexFour);
+        assert_eq!(shape(f, "...oxxXx......."), Pattern::Four);
+        assert_eq!(shape(f, "...x.xXx......."), Pattern::Four);
+        assert_eq!(shape(f, "..x.xXx.x......"), Pattern::FlexFour);
+        assert_eq!(shape(f, ".xxxX.x........"), Pattern::FlexFour);
+        assert_eq!(shape(f, ".....xXx......."), Pattern::FlexThree);
+        assert_eq!(shape(f, "....x.Xx......."), Pattern::FlexThree);
+        assert_eq!(shape(f, "....oxXx......."), Pattern::Three);
+        assert_eq!(shape(f, "......Xx......."), Pattern::FlexTwo);
+        assert_eq!(shape(f, ".....oXx......."), Pattern::Two);
+        assert_eq!(shape(f, "......X........"), Pattern::One);
+        assert_eq!(shape(f, "...o..X.o......"), Pattern::Dead);
+        // The edge is a wall.
+        assert_eq!(shape(f, "xxXx..........."), Pattern::Four);
+    }
+
+    #[test]
+    fn exact_five_shapes() {
+        let s = Rule::Standard;
+        assert_eq!(shape(s, "..xxxXxx......."), Pattern::Overline);
+        assert_eq!(shape(s, "...xxXxx......."), Pattern::Five);
+        // One end would make six: only one way to five left.
+        assert_eq!(shape(s, ".xxxX.x........"), Pattern::Four);
+        assert_eq!(shape(s, "....xxXx......."), Pattern::FlexFour);
+        // Renju: black is exact, white is not.
+        assert_eq!(shape(Rule::Renju, "..xxxXxx......."), Pattern::Overline);
+    }
+
+    #[test]
+    fn caro_shapes() {
+        let c = Rule::Caro;
+        assert_eq!(shape(c, "..oxxXxxo......"), Pattern::Dead);
+        assert_eq!(shape(c, "..oxxXxx......."), Pattern::Five);
+        assert_eq!(shape(c, "xxXxx.........."), Pattern::Five);
+        assert_eq!(shape(c, "..oxxXx.o......"), Pattern::Dead);
+        assert_eq!(shape(c, "..oxxXx..o....."), Pattern::Four);
+        assert_eq!(shape(Rule::CaroExact, "..xxxXxx......."), Pattern::Overline);
+    }
+
+    #[test]
+    fn combos() {
+        use Pattern::*;
+        assert_eq!(Combo::of([Four, FlexThree, Dead, One]), Combo::FourThree);
+        assert_eq!(Combo::of([Four, Four, Dead, One]), Combo::DoubleFour);
+        assert_eq!(Combo::of([FlexFour, Dead, Dead, One]), Combo::FlexFour);
+        assert_eq!(Combo::of([FlexFour, Four, Dead, One]), Combo::DoubleFour);
+        assert_eq!(
+            Combo::of([FlexThree, FlexThree, Dead, One]),
+            Combo::DoubleThree
+        );
+        assert_eq!(Combo::of([Five, FlexThree, Dead, One]), Combo::Five);
+        assert!(Combo::is_foul_candidate([FlexThree, FlexThree, Dead, One]));
+        assert!(Combo::is_foul_candidate([Overline, Dead, Dead, One]));
+        assert!(!Combo::is_foul_candidate([Five, Overline, Dead, One]));
+        assert!(!Combo::is_foul_candidate([FlexThree, Three, Dead, One]));
+    }
+}

@@ -1,0 +1,279 @@
+//! The engine as the protocol layer sees it: limits from `INFO`, and a `think` call that
+//! returns a legal move.
+//!
+//! The move comes from the one-ply threat scorer: win if possible, block the opponent's five,
+//! otherwise play the point whose shapes score highest for both sides, never a renju foul.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::board::pattern::{Combo, PatternTable};
+use crate::board::Board;
+use crate::eval::{cell_score, CellShape};
+use crate::types::{Color, Pos};
+
+/// Search limits and options received through `INFO`. `Default` means nothing was sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// `INFO timeout_turn`: milliseconds per move.
+    pub timeout_turn_ms: Option<i64>,
+    /// `INFO timeout_match`: milliseconds per game, 0 = unlimited.
+    pub timeout_match_ms: Option<i64>,
+    /// `INFO time_left`: milliseconds left on the match clock (may be negative).
+    pub time_left_ms: Option<i64>,
+    /// `INFO max_memory`: bytes, 0 = unlimited.
+    pub max_memory_bytes: u64,
+    /// `INFO max_depth`.
+    pub max_depth: Option<u32>,
+    /// `INFO max_node`.
+    pub max_nodes: Option<u64>,
+    /// `INFO hash_size`: transposition table size in KiB.
+    pub hash_size_kib: Option<u64>,
+    /// `INFO thread_num`.
+    pub threads: usize,
+    /// `INFO game_type`.
+    pub game_type: i64,
+    /// `INFO folder`: a directory for persistent files.
+    pub folder: Option<String>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            timeout_turn_ms: None,
+            timeout_match_ms: None,
+            time_left_ms: None,
+            max_memory_bytes: 0,
+            max_depth: None,
+            max_nodes: None,
+            hash_size_kib: None,
+            threads: 1,
+            game_type: 1,
+            folder: None,
+        }
+    }
+}
+
+/// Score of a won position, from the winner's side; wins in fewer plies score higher.
+pub const WIN_SCORE: i32 = 30_000;
+
+/// The answer of a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Pos,
+    /// Score from the side to move's view (positive is good; beyond ±[`WIN_SCORE`]` - 1000`
+    /// means a proven win or loss).
+    pub score: i32,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// The engine: per-game state and the move chooser.
+#[derive(Default)]
+pub struct Engine {}
+
+impl Engine {
+    /// A new engine.
+    pub fn new() -> Engine {
+        Engine {}
+    }
+
+    /// Forgets per-game state (START, RESTART, RECTSTART).
+    pub fn new_game(&mut self) {}
+
+    /// Clears the transposition table (YXHASHCLEAR).
+    pub fn clear_hash(&mut self) {}
+
+    /// Chooses a move for the side to move: a legal point, never a renju foul while another
+    /// point exists.
+    ///
+    /// # Panics
+    /// If the board has no empty point.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        _limits: &Limits,
+        _start: Instant,
+        _stop: &AtomicBool,
+        _report: &mut dyn FnMut(&str),
+    ) -> SearchResult {
+        let ranked = rank_moves(board);
+        ranked[0]
+    }
+
+    /// The best `n` moves, best first (fewer if the board has fewer points).
+    pub fn nbest(
+        &mut self,
+        board: &Board,
+        _limits: &Limits,
+        _start: Instant,
+        _stop: &AtomicBool,
+        n: usize,
+        report: &mut dyn FnMut(&str),
+    ) -> Vec<SearchResult> {
+        let ranked = rank_moves(board);
+        let best: Vec<SearchResult> = ranked.into_iter().take(n.max(1)).collect();
+        for (i, r) in best.iter().enumerate() {
+            report(&format!(
+                "nbest {} move {} score {}",
+                i + 1,
+                r.best,
+                r.score
+            ));
+        }
+        best
+    }
+}
+
+/// Every candidate move with its one-ply score, best first. Candidates are the empty points
+/// within two cells of a stone (the centre on an empty board); renju fouls come last.
+///
+/// # Panics
+/// If the board has no empty point.
+pub fn rank_moves(board: &Board) -> Vec<SearchResult> {
+    let table = PatternTable::for_rule(board.rule());
+    let me = board.side_to_move();
+    let mut scored: Vec<(i64, Pos)> = Vec::new();
+    let candidates = candidate_moves(board);
+    for &pos in &candidates {
+        let own = CellShape::at(board, &table, pos, me);
+        let opp = CellShape::at(board, &table, pos, me.opponent());
+        let mut score = cell_score(&own, &opp) as i64;
+        // Hard priorities first: my five, then blocking the opponent's five.
+        if own.combo == Combo::Five {
+            score += 1 << 40;
+        } else if opp.combo == Combo::Five {
+            score += 1 << 36;
+        }
+        if me == Color::Black && board.rule().has_forbidden() && board.is_forbidden(pos) {
+            score += i64::MIN / 2;
+        }
+        scored.push((score, pos));
+    }
+    // Stable order for equal scores: by point, so choices are deterministic.
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored
+        .into_iter()
+        .map(|(score, best)| SearchResult {
+            best,
+            score: score.clamp(-(WIN_SCORE as i64), WIN_SCORE as i64) as i32,
+            depth: 1,
+            nodes: candidates.len() as u64,
+        })
+        .collect()
+}
+
+/// Empty points within two cells of any stone; the centre (or the point nearest it) on an
+/// empty board; every empty point if none of those exists.
+///
+/// # Panics
+/// If the board has no empty point.
+pub fn candidate_moves(board: &Board) -> Vec<Pos> {
+    let (w, h) = (board.width() as i64, board.height() as i64);
+    let mut near = vec![false; w as usize * h as usize];
+    let mut any = false;
+    for &(pos, _) in board.history() {
+        for dy in -2..=2i64 {
+            for dx in -2..=2i64 {
+                let (x, y) = (pos.x as i64 + dx, pos.y as i64 + dy);
+                if board.in_bounds(x, y) {
+                    near[(y * w + x) as usize] = true;
+                    any = true;
+                }
+            }
+        }
+    }
+    let mut moves: Vec<Pos> = board
+        .empty_cells()
+        .filter(|p| !any || near[p.yu() * w as usize + p.xu()])
+        .collect();
+    if !any {
+        let centre = Pos::new((w / 2) as usize, (h / 2) as usize);
+        moves.sort_by_key(|p| (p.distance(centre), *p));
+        moves.truncate(1);
+    }
+    if moves.is_empty() {
+        moves = board.empty_cells().collect();
+    }
+    assert!(!moves.is_empty(), "no empty point to play");
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Rule;
+
+    fn board(
+        rule: Rule,
+        black: &[(usize, usize)],
+        white: &[(usize, usize)],
+        to_move: Color,
+    ) -> Board {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for &(x, y) in black {
+            b.place(Pos::new(x, y), Color::Black);
+        }
+        for &(x, y) in white {
+            b.place(Pos::new(x, y), Color::White);
+        }
+        b.set_side_to_move(to_move);
+        b
+    }
+
+    fn play(b: &Board) -> Pos {
+        let stop = AtomicBool::new(false);
+        Engine::new()
+            .think(b, &Limits::default(), Instant::now(), &stop, &mut |_| {})
+            .best
+    }
+
+    #[test]
+    fn opens_in_the_centre() {
+        let b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        assert_eq!(play(&b), Pos::new(7, 7));
+        let b = Board::new(20, 20, Rule::Freestyle).unwrap();
+        assert_eq!(play(&b), Pos::new(10, 10));
+    }
+
+    #[test]
+    fn wins_before_blocking() {
+        // Black to move with a four; white also has a four.
+        let b = board(
+            Rule::Freestyle,
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+            &[(3, 9), (4, 9), (5, 9), (6, 9)],
+            Color::Black,
+        );
+        let m = play(&b);
+        assert!(m == Pos::new(7, 3) || m == Pos::new(2, 3), "{m}");
+    }
+
+    #[test]
+    fn blocks_the_opponent_five() {
+        let b = board(
+            Rule::Freestyle,
+            &[(3, 3), (9, 9), (12, 1)],
+            &[(4, 7), (5, 7), (6, 7), (7, 7)],
+            Color::Black,
+        );
+        let m = play(&b);
+        assert!(m == Pos::new(8, 7) || m == Pos::new(3, 7), "{m}");
+    }
+
+    #[test]
+    fn never_plays_a_renju_foul() {
+        // (7,7) would be black's double three, the best-looking point on the board.
+        let b = board(
+            Rule::Renju,
+            &[(5, 7), (6, 7), (7, 5), (7, 6)],
+            &[(0, 0), (14, 14), (0, 14), (14, 0)],
+            Color::Black,
+        );
+        assert!(b.is_forbidden(Pos::new(7, 7)));
+        assert_ne!(play(&b), Pos::new(7, 7));
+    }
+}
