@@ -6,4 +6,6 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod notation;
+pub mod position;
+pub mod search;
 pub mod types;

@@ -1,0 +1,93 @@
+//! Move generation for the search: the winning move when there is one, exactly the defences
+//! when the opponent threatens, otherwise every point near the stones, scored for ordering.
+
+use crate::board::pattern::Combo;
+use crate::eval::DEFENCE_SIXTEENTHS;
+use crate::position::Position;
+use crate::types::Pos;
+
+/// What the side to move faces, which decides the moves it may consider.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Situation {
+    /// The side to move can make five now.
+    CanWin,
+    /// The opponent can make five next move: only blocking points.
+    MustBlockFive,
+    /// The opponent can make a flexible four next move: own fours and blocking points.
+    MustDefendThree,
+    /// Nothing forced.
+    Free,
+}
+
+/// The situation of the side to move.
+pub fn situation(pos: &Position) -> Situation {
+    let me = pos.side_to_move();
+    let op = me.opponent();
+    if pos.combo_count(me, Combo::Five) > 0 {
+        Situation::CanWin
+    } else if pos.combo_count(op, Combo::Five) > 0 {
+        Situation::MustBlockFive
+    } else if pos.combo_count(op, Combo::FlexFour) > 0 {
+        Situation::MustDefendThree
+    } else {
+        Situation::Free
+    }
+}
+
+/// Ordering score of an empty point for the side to move.
+#[inline]
+pub fn order_score(pos: &Position, p: Pos) -> i32 {
+    let me = pos.side_to_move();
+    pos.shape(p, me).value * 16 + pos.shape(p, me.opponent()).value * DEFENCE_SIXTEENTHS
+}
+
+/// Fills `moves` with the moves worth searching and their ordering scores (unsorted), and
+/// returns the situation. Renju fouls of black are left out.
+pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
+    moves.clear();
+    let me = pos.side_to_move();
+    let op = me.opponent();
+    let situation = situation(pos);
+    let board = pos.board();
+    let keep = |p: Pos| -> bool {
+        match situation {
+            Situation::CanWin => pos.shape(p, me).combo == Combo::Five,
+            Situation::MustBlockFive => pos.shape(p, op).combo == Combo::Five,
+            Situation::MustDefendThree => {
+                pos.shape(p, me).combo >= Combo::Four || pos.shape(p, op).combo >= Combo::Four
+            }
+            Situation::Free => true,
+        }
+    };
+    let forced = situation != Situation::Free;
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let p = Pos::new(x, y);
+            // Forced replies may lie anywhere on the board; free moves stay near the stones.
+            let eligible = if forced {
+                board.is_empty(p)
+            } else {
+                pos.is_candidate(p)
+            };
+            if eligible && keep(p) && !pos.is_forbidden(p) {
+                moves.push((p, order_score(pos, p)));
+                if situation == Situation::CanWin {
+                    return situation;
+                }
+            }
+        }
+    }
+    if moves.is_empty() && board.stone_count() == 0 {
+        let centre = Pos::new(board.width() / 2, board.height() / 2);
+        moves.push((centre, 0));
+    }
+    if moves.is_empty() && situation == Situation::Free {
+        // Nothing near the stones (only fouls there): any legal point.
+        for p in board.empty_cells() {
+            if !pos.is_forbidden(p) {
+                moves.push((p, 0));
+            }
+        }
+    }
+    situation
+}

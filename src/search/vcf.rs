@@ -1,0 +1,158 @@
+//! Victory by continuous fours (VCF): the attacker plays only moves that make a four, the
+//! defender's reply is forced (the single point that stops the five), and the attacker wins
+//! when a move leaves two ways to five. It reads the incremental threat counts only, never the
+//! full evaluation, and remembers disproven positions in its own table.
+//!
+//! Renju: black never plays a foul while attacking; a white four whose only defence is a black
+//! foul point wins for white.
+
+use crate::board::pattern::Combo;
+use crate::position::Position;
+use crate::types::{Color, Pos};
+
+const TABLE_SIZE: usize = 1 << 16;
+
+/// A VCF solver with its own table of positions it has shown to have no VCF.
+pub struct VcfSolver {
+    /// `(hash, depth)`: no VCF of at most `depth` attacker moves from this position.
+    failed: Vec<(u64, u8)>,
+    nodes: u64,
+    node_limit: u64,
+    line: Vec<Pos>,
+}
+
+impl Default for VcfSolver {
+    fn default() -> Self {
+        VcfSolver::new()
+    }
+}
+
+impl VcfSolver {
+    /// An empty solver.
+    pub fn new() -> VcfSolver {
+        VcfSolver {
+            failed: vec![(0, 0); TABLE_SIZE],
+            nodes: 0,
+            node_limit: u64::MAX,
+            line: Vec::new(),
+        }
+    }
+
+    /// Forgets every stored result (the rule or board changed).
+    pub fn clear(&mut self) {
+        self.failed.iter_mut().for_each(|e| *e = (0, 0));
+    }
+
+    /// Nodes visited by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches a VCF for the side to move of at most `max_depth` attacker moves, visiting at
+    /// most `node_limit` nodes. Returns the winning line (attacker, defender, ..., attacker's
+    /// last move) if one is found.
+    pub fn solve(
+        &mut self,
+        pos: &mut Position,
+        max_depth: u32,
+        node_limit: u64,
+    ) -> Option<Vec<Pos>> {
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        self.line.clear();
+        if self.attack(pos, max_depth.min(u8::MAX as u32) as u8) {
+            let mut line = std::mem::take(&mut self.line);
+            line.reverse();
+            Some(line)
+        } else {
+            None
+        }
+    }
+
+    /// Cells where `color` makes a five (or, with `at_least` = Four, any four).
+    fn cells_with(pos: &Position, color: Color, at_least: Combo, out: &mut Vec<Pos>) {
+        out.clear();
+        let board = pos.board();
+        for y in 0..board.height() {
+            for x in 0..board.width() {
+                let p = Pos::new(x, y);
+                if board.is_empty(p) && pos.shape(p, color).combo >= at_least {
+                    out.push(p);
+                }
+            }
+        }
+    }
+
+    fn attack(&mut self, pos: &mut Position, depth: u8) -> bool {
+        self.nodes += 1;
+        let me = pos.side_to_move();
+        let op = me.opponent();
+        let mut candidates = Vec::new();
+        if pos.combo_count(me, Combo::Five) > 0 {
+            Self::cells_with(pos, me, Combo::Five, &mut candidates);
+            self.line.push(candidates[0]);
+            return true;
+        }
+        if depth == 0 || self.nodes >= self.node_limit {
+            return false;
+        }
+        let slot = (pos.hash() as usize) % TABLE_SIZE;
+        let (hash, failed_depth) = self.failed[slot];
+        if hash == pos.hash() && failed_depth >= depth {
+            return false;
+        }
+        if pos.combo_count(op, Combo::Five) > 0 {
+            // The defender threatens five: the attacker must block, and only a block that is
+            // itself a four keeps the sequence going.
+            Self::cells_with(pos, op, Combo::Five, &mut candidates);
+            if candidates.len() > 1 || pos.shape(candidates[0], me).combo < Combo::Four {
+                return false;
+            }
+        } else {
+            Self::cells_with(pos, me, Combo::Four, &mut candidates);
+            // Strongest fours first: flex fours and double fours end the search at once.
+            candidates.sort_by_key(|&p| std::cmp::Reverse(pos.shape(p, me).combo));
+        }
+        let mut fives = Vec::new();
+        for &attack_move in &candidates {
+            if pos.is_forbidden(attack_move) {
+                continue;
+            }
+            pos.make_move(attack_move);
+            Self::cells_with(pos, me, Combo::Five, &mut fives);
+            let won = match fives.len() {
+                0 => false,
+                n if n >= 2 => {
+                    self.line.push(fives[0]);
+                    true
+                }
+                _ => {
+                    let block = fives[0];
+                    if pos.is_forbidden(block) {
+                        // Black's only defence is a foul: white wins by making five there.
+                        self.line.push(block);
+                        true
+                    } else {
+                        pos.make_move(block);
+                        let won = self.attack(pos, depth - 1);
+                        pos.undo_move();
+                        if won {
+                            self.line.push(block);
+                        }
+                        won
+                    }
+                }
+            };
+            pos.undo_move();
+            if won {
+                self.line.push(attack_move);
+                return true;
+            }
+            if self.nodes >= self.node_limit {
+                return false;
+            }
+        }
+        self.failed[slot] = (pos.hash(), depth);
+        false
+    }
+}
