@@ -1,8 +1,10 @@
 //! The engine as the protocol layer sees it: limits from `INFO`, and a `think` call that
 //! returns a legal move.
 //!
-//! The move comes from the one-ply threat scorer: win if possible, block the opponent's five,
-//! otherwise play the point whose shapes score highest for both sides, never a renju foul.
+//! The move comes from the search ([`crate::search::pvs`]). The one-ply threat scorer (win if
+//! possible, block the opponent's five, otherwise the point whose shapes score highest for both
+//! sides, never a renju foul) orders the search's moves and remains available on its own as a
+//! baseline opponent ([`Engine::set_one_ply`]).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -10,6 +12,9 @@ use std::time::Instant;
 use crate::board::pattern::{Combo, PatternTable};
 use crate::board::Board;
 use crate::eval::{cell_score, CellShape};
+use crate::search::pvs::{format_score, Searcher};
+use crate::search::time::{InstantClock, TimeManager};
+use crate::search::tt::table_bytes;
 use crate::types::{Color, Pos};
 
 /// Search limits and options received through `INFO`. `Default` means nothing was sent.
@@ -71,21 +76,53 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// The engine: per-game state and the move chooser.
-#[derive(Default)]
-pub struct Engine {}
+/// The engine: the searcher with its tables, and the move chooser.
+pub struct Engine {
+    searcher: Option<Searcher>,
+    one_ply: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
 
 impl Engine {
-    /// A new engine.
+    /// A new engine. The transposition table is allocated at the first search, when the memory
+    /// limit is known.
     pub fn new() -> Engine {
-        Engine {}
+        Engine {
+            searcher: None,
+            one_ply: false,
+        }
+    }
+
+    /// Makes the engine answer with the one-ply threat scorer only (a baseline for matches).
+    pub fn set_one_ply(&mut self, one_ply: bool) {
+        self.one_ply = one_ply;
     }
 
     /// Forgets per-game state (START, RESTART, RECTSTART).
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
 
     /// Clears the transposition table (YXHASHCLEAR).
-    pub fn clear_hash(&mut self) {}
+    pub fn clear_hash(&mut self) {
+        if let Some(s) = self.searcher.as_mut() {
+            s.clear();
+        }
+    }
+
+    fn searcher(&mut self, limits: &Limits) -> &mut Searcher {
+        let bytes = table_bytes(limits);
+        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(bytes));
+        searcher.resize_table(bytes);
+        searcher
+    }
 
     /// Chooses a move for the side to move: a legal point, never a renju foul while another
     /// point exists.
@@ -95,36 +132,75 @@ impl Engine {
     pub fn think(
         &mut self,
         board: &Board,
-        _limits: &Limits,
-        _start: Instant,
-        _stop: &AtomicBool,
-        _report: &mut dyn FnMut(&str),
+        limits: &Limits,
+        start: Instant,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&str),
     ) -> SearchResult {
-        let ranked = rank_moves(board);
-        ranked[0]
+        if self.one_ply {
+            return rank_moves(board)[0];
+        }
+        let time = TimeManager::new(
+            limits,
+            board.stone_count(),
+            board.empty_count(),
+            InstantClock::new(start),
+        );
+        self.searcher(limits)
+            .search(board, limits, &time, stop, &[], report)
     }
 
     /// The best `n` moves, best first (fewer if the board has fewer points).
+    ///
+    /// Each move is found by a search that excludes the ones found before it; the time budget
+    /// is shared equally between them.
     pub fn nbest(
         &mut self,
         board: &Board,
-        _limits: &Limits,
-        _start: Instant,
-        _stop: &AtomicBool,
+        limits: &Limits,
+        start: Instant,
+        stop: &AtomicBool,
         n: usize,
         report: &mut dyn FnMut(&str),
     ) -> Vec<SearchResult> {
-        let ranked = rank_moves(board);
-        let best: Vec<SearchResult> = ranked.into_iter().take(n.max(1)).collect();
-        for (i, r) in best.iter().enumerate() {
+        let n = n.clamp(1, board.empty_count().max(1));
+        let mut share = limits.clone();
+        share.timeout_turn_ms = limits.timeout_turn_ms.map(|t| t / n as i64);
+        share.time_left_ms = limits.time_left_ms.map(|t| t / n as i64);
+        let mut found: Vec<SearchResult> = Vec::new();
+        let mut excluded: Vec<Pos> = Vec::new();
+        for i in 0..n {
+            let result = if self.one_ply {
+                match rank_moves(board)
+                    .into_iter()
+                    .find(|r| !excluded.contains(&r.best))
+                {
+                    Some(r) => r,
+                    None => break,
+                }
+            } else {
+                let clock = InstantClock::new(if i == 0 { start } else { Instant::now() });
+                let time =
+                    TimeManager::new(&share, board.stone_count(), board.empty_count(), clock);
+                self.searcher(limits)
+                    .search(board, &share, &time, stop, &excluded, &mut |_| {})
+            };
+            if excluded.contains(&result.best) {
+                break;
+            }
             report(&format!(
                 "nbest {} move {} score {}",
                 i + 1,
-                r.best,
-                r.score
+                result.best,
+                format_score(result.score)
             ));
+            excluded.push(result.best);
+            found.push(result);
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
         }
-        best
+        found
     }
 }
 
@@ -226,7 +302,9 @@ mod tests {
 
     fn play(b: &Board) -> Pos {
         let stop = AtomicBool::new(false);
-        Engine::new()
+        let mut engine = Engine::new();
+        engine.set_one_ply(true);
+        engine
             .think(b, &Limits::default(), Instant::now(), &stop, &mut |_| {})
             .best
     }

@@ -1,5 +1,8 @@
-//! Search: move generation, the VCF solver, the principal-variation search and its time
-//! manager and transposition table.
+//! Search: move generation, the VCF solver, the principal-variation search, the time manager
+//! that bounds each move and the transposition table shared by its iterations.
 
 pub mod movegen;
+pub mod pvs;
+pub mod time;
+pub mod tt;
 pub mod vcf;

@@ -1,0 +1,527 @@
+//! Iterative-deepening principal-variation search.
+//!
+//! Before searching, the root answers at once when the answer is forced: a five, the only block
+//! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
+//! a transposition table, killer and history ordering and late-move reductions. Inside the
+//! tree the threat counts decide the moves: a node that can make five is won, a node facing a
+//! five only blocks, a node facing a flexible four (an open three on the board) only defends or
+//! counter-fours, and a flexible four or double four of the side to move is a win in three.
+//! Leaves try a short VCF before the static evaluation.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::movegen::{self, Situation};
+use super::time::{Clock, InstantClock, TimeManager};
+use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use super::vcf::VcfSolver;
+use crate::board::pattern::Combo;
+use crate::board::Board;
+use crate::engine::{Limits, SearchResult, WIN_SCORE};
+use crate::position::Position;
+use crate::types::{Pos, CELL_COUNT};
+
+/// Deepest ply the search tracks (killers, forced-move extensions).
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this are proven wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN_SCORE - 1000;
+const INFINITE: i32 = WIN_SCORE + 1;
+/// Nodes the root VCF may spend before the main search.
+const ROOT_VCF_NODES: u64 = 200_000;
+/// Nodes a leaf VCF may spend.
+const LEAF_VCF_NODES: u64 = 64;
+/// Plies from the start of the game during which equal root moves are chosen at random.
+const RANDOM_OPENING_PLIES: usize = 6;
+
+/// Static evaluation for the side to move: its shape potential against the opponent's, the
+/// mover's counted a little higher because it moves first.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    let me = pos.side_to_move();
+    let own = pos.value_sum(me);
+    let opp = pos.value_sum(me.opponent());
+    (own * 6 - opp * 5) / 8
+}
+
+/// Search state that lives across moves: the table, the VCF solver's table, history.
+pub struct Searcher {
+    tt: TranspositionTable,
+    vcf: VcfSolver,
+    killers: Vec<[Option<Pos>; 2]>,
+    history: Vec<[i32; CELL_COUNT]>,
+    rng: StdRng,
+    nodes: u64,
+    aborted: bool,
+}
+
+/// Everything one search needs to know about its limits.
+struct Control<'a, C: Clock> {
+    time: &'a TimeManager<C>,
+    stop: &'a AtomicBool,
+    max_nodes: Option<u64>,
+}
+
+impl Searcher {
+    /// A searcher with a table of `tt_bytes` bytes.
+    pub fn new(tt_bytes: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(tt_bytes),
+            vcf: VcfSolver::new(),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![[0; CELL_COUNT]; 2],
+            rng: StdRng::seed_from_u64(std::process::id() as u64 ^ 0x9e37_79b9),
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// Resizes the transposition table (no-op if unchanged).
+    pub fn resize_table(&mut self, bytes: usize) {
+        self.tt.resize(bytes);
+    }
+
+    /// Clears the table and the history (new game, YXHASHCLEAR).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.vcf.clear();
+        self.history.iter_mut().for_each(|h| h.fill(0));
+    }
+
+    /// Reseeds the generator that picks among equal opening moves.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = StdRng::seed_from_u64(seed);
+    }
+
+    /// Searches `board` for the side to move under `limits`, reporting one line per completed
+    /// depth. `excluded` root moves are not considered (for n-best). Returns a legal move even
+    /// if stopped at once.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        time: &TimeManager<impl Clock>,
+        stop: &AtomicBool,
+        excluded: &[Pos],
+        report: &mut dyn FnMut(&str),
+    ) -> SearchResult {
+        self.nodes = 0;
+        self.aborted = false;
+        self.tt.new_search();
+        for k in self.killers.iter_mut() {
+            *k = [None; 2];
+        }
+        let ctl = Control {
+            time,
+            stop,
+            max_nodes: limits.max_nodes,
+        };
+        let mut pos = Position::new(board);
+        let mut moves = Vec::new();
+        let situation = movegen::generate(&pos, &mut moves);
+        moves.retain(|(p, _)| !excluded.contains(p));
+        if moves.is_empty() {
+            // Every point is excluded, forbidden or the position is lost: any legal point.
+            let fallback = board
+                .empty_cells()
+                .find(|p| !excluded.contains(p) && !pos.is_forbidden(*p))
+                .or_else(|| board.empty_cells().next())
+                .expect("search on a full board");
+            return self.result(fallback, -WIN_SCORE, 0);
+        }
+        moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut best = moves[0].0;
+        // Forced answers: no search needed.
+        match situation {
+            Situation::CanWin => return self.result(best, WIN_SCORE - 1, 1),
+            Situation::MustBlockFive if moves.len() == 1 => {
+                return self.result(best, evaluate(&pos), 1);
+            }
+            _ if moves.len() == 1 => return self.result(best, evaluate(&pos), 1),
+            _ => {}
+        }
+        if situation != Situation::MustBlockFive && !time.is_instant() {
+            if let Some(line) = self.vcf.solve(&mut pos, 60, ROOT_VCF_NODES) {
+                if !excluded.contains(&line[0]) {
+                    self.nodes += self.vcf.nodes();
+                    let score = WIN_SCORE - line.len() as i32;
+                    report(&format!(
+                        "VCF found: {} moves, first {}",
+                        line.len().div_ceil(2),
+                        line[0]
+                    ));
+                    return self.result(line[0], score, line.len() as u32);
+                }
+            }
+            self.nodes += self.vcf.nodes();
+        }
+        if time.is_instant() {
+            return self.result(best, moves[0].1, 0);
+        }
+        // Random choice among equally ordered moves early in the game (time-limited searches
+        // only, so fixed-depth searches and the bench stay deterministic).
+        if board.stone_count() < RANDOM_OPENING_PLIES && time.soft_limit_ms().is_some() {
+            let top = moves[0].1;
+            let equal = moves.iter().take_while(|m| m.1 == top).count();
+            if equal > 1 {
+                let pick = self.rng.gen_range(0..equal);
+                moves.swap(0, pick);
+                best = moves[0].0;
+            }
+        }
+
+        let max_depth = time
+            .max_depth()
+            .unwrap_or(MAX_PLY as u32)
+            .min(MAX_PLY as u32 - 8);
+        let mut best_score = moves[0].1;
+        let mut completed = 0;
+        let mut last_iteration_ms = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            if depth > 1 && !time.should_start_iteration(last_iteration_ms) {
+                break;
+            }
+            let started = time.elapsed_ms();
+            let (mut alpha, mut beta) = (-INFINITE, INFINITE);
+            let mut delta = 60;
+            if depth >= 5 && best_score.abs() < WIN_THRESHOLD {
+                alpha = best_score - delta;
+                beta = best_score + delta;
+            }
+            let (score, iteration_best) = loop {
+                let (score, m) = self.root(&mut pos, &mut moves, depth as i32, alpha, beta, &ctl);
+                if self.aborted {
+                    break (score, m);
+                }
+                if score <= alpha && alpha > -INFINITE {
+                    alpha = (alpha - delta).max(-INFINITE);
+                } else if score >= beta && beta < INFINITE {
+                    beta = (beta + delta).min(INFINITE);
+                } else {
+                    break (score, m);
+                }
+                delta *= 3;
+            };
+            if self.aborted {
+                // A partly searched depth still improves the move when its first (previous
+                // best) move was searched and another move beat it.
+                if let Some(m) = iteration_best {
+                    if m != best && score > best_score {
+                        best = m;
+                    }
+                }
+                break;
+            }
+            best = iteration_best.unwrap_or(best);
+            best_score = score;
+            completed = depth;
+            last_iteration_ms = time.elapsed_ms().saturating_sub(started);
+            let elapsed = time.elapsed_ms().max(1);
+            let pv = self.principal_variation(&mut pos, best);
+            report(&format!(
+                "depth {depth} score {} nodes {} nps {} time {}ms pv {}",
+                format_score(score),
+                self.nodes,
+                self.nodes * 1000 / elapsed,
+                elapsed,
+                pv.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+            if score.abs() >= WIN_THRESHOLD {
+                break;
+            }
+            depth += 1;
+        }
+        self.result(best, best_score, completed)
+    }
+
+    fn result(&self, best: Pos, score: i32, depth: u32) -> SearchResult {
+        SearchResult {
+            best,
+            score,
+            depth,
+            nodes: self.nodes,
+        }
+    }
+
+    /// The best line from the table, starting with `first`.
+    fn principal_variation(&self, pos: &mut Position, first: Pos) -> Vec<Pos> {
+        let mut pv = vec![first];
+        pos.make_move(first);
+        while pv.len() < 16 {
+            match self.tt.probe(pos.hash()).and_then(|e| e.best) {
+                Some(m) if pos.board().is_empty(m) && !pos.is_forbidden(m) => {
+                    pv.push(m);
+                    pos.make_move(m);
+                }
+                _ => break,
+            }
+        }
+        for _ in 0..pv.len() {
+            pos.undo_move();
+        }
+        pv
+    }
+
+    /// Searches the root moves; returns the score and the best move found (moves are reordered
+    /// so the best comes first next time).
+    fn root<C: Clock>(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut [(Pos, i32)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ctl: &Control<C>,
+    ) -> (i32, Option<Pos>) {
+        let mut best_score = -INFINITE;
+        let mut best_index = None;
+        for (i, &(m, _)) in moves.iter().enumerate() {
+            pos.make_move(m);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -beta, -alpha, 1, ctl)
+            } else {
+                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, ctl);
+                if s > alpha && s < beta {
+                    -self.negamax(pos, depth - 1, -beta, -alpha, 1, ctl)
+                } else {
+                    s
+                }
+            };
+            pos.undo_move();
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_index = Some(i);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let best = best_index.map(|i| moves[i].0);
+        if let Some(i) = best_index {
+            moves[..=i].rotate_right(1);
+            if !self.aborted {
+                let bound = if best_score >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                self.tt
+                    .store(pos.hash(), best, score_to_tt(best_score, 0), depth, bound);
+            }
+        }
+        (best_score, best)
+    }
+
+    #[inline]
+    fn check_limits<C: Clock>(&mut self, ctl: &Control<C>) {
+        if self.nodes & 1023 == 0
+            && (ctl.stop.load(Ordering::Relaxed)
+                || ctl.time.hard_limit_reached()
+                || ctl.max_nodes.is_some_and(|n| self.nodes >= n))
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn negamax<C: Clock>(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        ctl: &Control<C>,
+    ) -> i32 {
+        self.nodes += 1;
+        self.check_limits(ctl);
+        if self.aborted {
+            return 0;
+        }
+        let me = pos.side_to_move();
+        let op = me.opponent();
+        let ply_i = ply as i32;
+        // Mate-distance pruning: nothing here can beat a win already found closer to the root.
+        alpha = alpha.max(-(WIN_SCORE - ply_i));
+        beta = beta.min(WIN_SCORE - ply_i - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if pos.combo_count(me, Combo::Five) > 0 {
+            return WIN_SCORE - ply_i - 1;
+        }
+        let opponent_fives = pos.combo_count(op, Combo::Five);
+        if opponent_fives >= 2 {
+            return -(WIN_SCORE - ply_i - 2);
+        }
+        // With no five and no four to answer with, the opponent cannot stop a flexible four.
+        if opponent_fives == 0
+            && pos.combo_count_at_least(op, Combo::Four) == 0
+            && self.has_winning_four(pos)
+        {
+            return WIN_SCORE - ply_i - 3;
+        }
+        if pos.board().is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 4 {
+            return evaluate(pos);
+        }
+        let forced = opponent_fives == 1;
+        // A forced block does not use up depth: the tree stays narrow and threats are read out.
+        let depth = if forced { depth.max(1) } else { depth };
+        if depth <= 0 {
+            if pos.combo_count_at_least(me, Combo::Four) > 0
+                && self.vcf.solve(pos, 12, LEAF_VCF_NODES).is_some()
+            {
+                return WIN_SCORE - ply_i - 5;
+            }
+            return evaluate(pos);
+        }
+
+        let pv_node = beta - alpha > 1;
+        let tt_entry = self.tt.probe(pos.hash());
+        let mut tt_move = None;
+        if let Some(e) = tt_entry {
+            tt_move = e.best;
+            let score = score_from_tt(e.score, ply_i);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = Vec::with_capacity(64);
+        movegen::generate(pos, &mut moves);
+        if moves.is_empty() {
+            // No legal defence (e.g. black's only block is a foul): lost.
+            return -(WIN_SCORE - ply_i - 2);
+        }
+        let killers = self.killers[ply];
+        let history = &self.history[me.index()];
+        for m in moves.iter_mut() {
+            m.1 = if Some(m.0) == tt_move {
+                i32::MAX
+            } else if Some(m.0) == killers[0] {
+                i32::MAX - 2
+            } else if Some(m.0) == killers[1] {
+                i32::MAX - 3
+            } else {
+                m.1 * 8 + history[m.0.index()].min(1 << 20) / 64
+            };
+        }
+        moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        for (i, &(m, _)) in moves.iter().enumerate() {
+            let quiet =
+                pos.shape(m, me).combo < Combo::Four && pos.shape(m, op).combo < Combo::Four;
+            pos.make_move(m);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, ctl)
+            } else {
+                // Late quiet moves are first searched shallower.
+                let reduction = if depth >= 3 && i >= 4 && quiet && !forced {
+                    1 + (i >= 12) as i32
+                } else {
+                    0
+                };
+                let mut s =
+                    -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, ctl);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, ctl);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, ctl);
+                }
+                s
+            };
+            pos.undo_move();
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            self.history[me.index()][m.index()] += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            pos.hash(),
+            best_move,
+            score_to_tt(best_score, ply_i),
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// True if the side to move can make a flexible four or a double four (and it is not a
+    /// renju foul): with no five of the opponent to answer, that wins in three plies.
+    fn has_winning_four(&self, pos: &Position) -> bool {
+        let me = pos.side_to_move();
+        if pos.combo_count(me, Combo::FlexFour) + pos.combo_count(me, Combo::DoubleFour) == 0 {
+            return false;
+        }
+        if !(pos.rule().has_forbidden() && me == crate::types::Color::Black) {
+            return true;
+        }
+        let board = pos.board();
+        board.empty_cells().any(|p| {
+            let combo = pos.shape(p, me).combo;
+            (combo == Combo::FlexFour || combo == Combo::DoubleFour) && !pos.is_forbidden(p)
+        })
+    }
+}
+
+/// Score as printed in progress lines: `+win in N` / `-loss in N` for proven results.
+pub fn format_score(score: i32) -> String {
+    if score >= WIN_THRESHOLD {
+        format!("win{}", WIN_SCORE - score)
+    } else if score <= -WIN_THRESHOLD {
+        format!("loss{}", WIN_SCORE + score)
+    } else {
+        score.to_string()
+    }
+}
+
+/// Default clock for real searches.
+pub type RealTime = TimeManager<InstantClock>;

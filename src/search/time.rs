@@ -1,0 +1,540 @@
+//! Time management: turns the `INFO` limits into a soft and a hard limit for one move.
+//!
+//! The search creates one [`TimeManager`] per move, with a [`Clock`] started when the think
+//! command (`TURN`, `BEGIN`, `BOARD`) was *read*, not when the game began: managers suspend
+//! the process between moves, so only that moment says how much of the turn is gone
+//! (PROTOCOL.md §6.3). Between iterations it calls
+//! [`should_start_iteration`](TimeManager::should_start_iteration); inside the search, every
+//! ~1024 nodes, [`hard_limit_reached`](TimeManager::hard_limit_reached).
+//!
+//! # Policy
+//!
+//! The limits fall into three modes:
+//!
+//! * **Timed.** The budget of the move is the smaller of `timeout_turn` and the move's share of
+//!   the match clock, minus a reserve for process overhead and the manager's measuring:
+//!   [`TURN_RESERVE_MS`] plus [`RESERVE_PERCENT`] % of the budget, but never less than
+//!   [`MIN_BUDGET_MS`]. The share is `time_left / moves_left` with
+//!   `moves_left = clamp(empty / 2, MATCH_SPACE_MIN, MATCH_SPACE)` (7..=25): each side has at
+//!   most half the empty cells left to play, and the clamp plans for a long game early and
+//!   keeps a few moves in hand late. The hard limit is the budget. The soft limit (no new
+//!   iteration after it) is [`SOFT_PERCENT_MATCH`] % of the budget when the match clock binds
+//!   (time saved now is spent later), and [`SOFT_PERCENT_TURN`] % when the turn limit binds
+//!   (time not used is lost). A new iteration also does not start if one estimated
+//!   [`GROWTH_NUM`]/[`GROWTH_DEN`] times as long as the last cannot end before the hard limit.
+//! * **Instant.** `timeout_turn 0` while a match limit exists means "play instantly, static
+//!   evaluation only" (§6.2); a `time_left` of zero or below means the clock has run out and
+//!   any answer should come as fast as possible. Both limits are zero and no iteration starts:
+//!   the caller answers with its static move.
+//! * **Untimed.** No turn limit (absent, 0, or `2147483647`) and no match limit
+//!   (`timeout_match` absent or 0 and `time_left` absent or `2147483647`). The clock is never
+//!   read for a decision, so a fixed-depth or fixed-node search is deterministic (the bench
+//!   relies on it). The search stops at `max_depth`, at `max_node`, or, if neither is given, at
+//!   [`DEFAULT_DEPTH`].
+//!
+//! `time_left` is the freshest match clock the caller knows: managers may not resend it, so the
+//! protocol layer subtracts its own used time between moves. When it is missing but
+//! `timeout_match` is set, `timeout_match` stands in for it. `max_depth` and `max_node` bind in
+//! every mode; 0 means "no limit" for both, as for the time keys.
+
+use std::time::Instant;
+
+use crate::engine::Limits;
+
+/// A millisecond clock running since the think command was read.
+pub trait Clock {
+    /// Milliseconds since the start.
+    fn elapsed_ms(&self) -> u64;
+}
+
+/// Lets a caller keep ownership of its clock and lend it to the manager (tests use this to
+/// advance a fake clock while the manager holds it).
+impl<C: Clock + ?Sized> Clock for &C {
+    fn elapsed_ms(&self) -> u64 {
+        (**self).elapsed_ms()
+    }
+}
+
+/// The real clock: monotonic time since a given instant.
+#[derive(Clone, Copy, Debug)]
+pub struct InstantClock {
+    start: Instant,
+}
+
+impl InstantClock {
+    /// A clock counting from `start` (the moment the think command was read).
+    pub fn new(start: Instant) -> InstantClock {
+        InstantClock { start }
+    }
+}
+
+impl Clock for InstantClock {
+    fn elapsed_ms(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+/// Milliseconds kept back from every budget for process overhead, pipes and the manager's
+/// own measuring (Rapfi reserves 30 ms per move).
+pub const TURN_RESERVE_MS: u64 = 30;
+/// Percent of the budget kept back on top of [`TURN_RESERVE_MS`]: long budgets jitter more.
+pub const RESERVE_PERCENT: u64 = 3;
+/// The smallest hard limit of a timed move, whatever the reserve: enough for a shallow search.
+pub const MIN_BUDGET_MS: u64 = 10;
+/// Most moves the match clock is shared over.
+pub const MATCH_SPACE: u64 = 25;
+/// Fewest moves the match clock is shared over, so a late move never takes all of it.
+pub const MATCH_SPACE_MIN: u64 = 7;
+/// Soft limit in percent of the budget when the match clock binds.
+pub const SOFT_PERCENT_MATCH: u64 = 50;
+/// Soft limit in percent of the budget when the turn limit binds.
+pub const SOFT_PERCENT_TURN: u64 = 90;
+/// Numerator of the estimated time ratio between consecutive iterations.
+pub const GROWTH_NUM: u64 = 5;
+/// Denominator of the estimated time ratio between consecutive iterations (5/2 = x2.5).
+pub const GROWTH_DEN: u64 = 2;
+/// Depth cap of a search with no time, depth or node limit at all.
+pub const DEFAULT_DEPTH: u32 = 12;
+/// Time values at or above this mean "unlimited" (what managers send for an untimed clock).
+pub const UNLIMITED_MS: i64 = i32::MAX as i64;
+
+/// What the limits allow for this move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// No time limit: only depth and nodes bind, and the clock is never read.
+    Untimed,
+    /// Answer at once without searching.
+    Instant,
+    /// Soft and hard limits in milliseconds since the clock's start.
+    Timed { soft: u64, hard: u64 },
+}
+
+/// Time and search limits of one move.
+#[derive(Debug)]
+pub struct TimeManager<C: Clock = InstantClock> {
+    clock: C,
+    mode: Mode,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+}
+
+impl<C: Clock> TimeManager<C> {
+    /// The limits of a move from the `INFO` values. `stones` = stones on the board, `empty` =
+    /// empty cells left; `clock` runs since the think command was read.
+    pub fn new(limits: &Limits, stones: usize, empty: usize, clock: C) -> Self {
+        let mode = plan(limits, empty);
+        let max_nodes = limits.max_nodes.filter(|&n| n > 0);
+        let max_depth = limits.max_depth.filter(|&d| d > 0).or(
+            // Without any bound the iterative deepening would never end.
+            if mode == Mode::Untimed && max_nodes.is_none() {
+                Some(DEFAULT_DEPTH)
+            } else {
+                None
+            },
+        );
+        log::debug!(
+            "time: {mode:?}, max depth {max_depth:?}, max nodes {max_nodes:?} \
+             ({stones} stones, {empty} empty)"
+        );
+        TimeManager {
+            clock,
+            mode,
+            max_depth,
+            max_nodes,
+        }
+    }
+
+    /// Milliseconds since the think command was read.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.clock.elapsed_ms()
+    }
+
+    /// After this many milliseconds no new iteration starts; `None` = no time limit.
+    pub fn soft_limit_ms(&self) -> Option<u64> {
+        match self.mode {
+            Mode::Untimed => None,
+            Mode::Instant => Some(0),
+            Mode::Timed { soft, .. } => Some(soft),
+        }
+    }
+
+    /// After this many milliseconds the search is aborted; `None` = no time limit.
+    pub fn hard_limit_ms(&self) -> Option<u64> {
+        match self.mode {
+            Mode::Untimed => None,
+            Mode::Instant => Some(0),
+            Mode::Timed { hard, .. } => Some(hard),
+        }
+    }
+
+    /// True if there is any time limit; false means only depth and nodes bind.
+    pub fn is_timed(&self) -> bool {
+        self.mode != Mode::Untimed
+    }
+
+    /// True if only a static, instant answer is allowed (`timeout_turn 0` with a match limit,
+    /// or no match time left).
+    pub fn is_instant(&self) -> bool {
+        self.mode == Mode::Instant
+    }
+
+    /// Between iterations: false if the soft limit has passed, or if the next iteration,
+    /// estimated as [`GROWTH_NUM`]/[`GROWTH_DEN`] times `last_iteration_ms`, cannot end before
+    /// the hard limit. Without a time limit this is always true and the clock is not read;
+    /// the depth and node caps ([`max_depth`](Self::max_depth),
+    /// [`node_limit_reached`](Self::node_limit_reached)) are the caller's loop bounds.
+    pub fn should_start_iteration(&self, last_iteration_ms: u64) -> bool {
+        match self.mode {
+            Mode::Untimed => true,
+            Mode::Instant => false,
+            Mode::Timed { soft, hard } => {
+                let elapsed = self.clock.elapsed_ms();
+                let next = last_iteration_ms.saturating_mul(GROWTH_NUM) / GROWTH_DEN;
+                elapsed < soft && elapsed.saturating_add(next) <= hard
+            }
+        }
+    }
+
+    /// Inside the search: true once the hard limit has passed. Cheap enough for every ~1024
+    /// nodes; never reads the clock without a time limit.
+    pub fn hard_limit_reached(&self) -> bool {
+        match self.mode {
+            Mode::Untimed => false,
+            Mode::Instant => true,
+            Mode::Timed { hard, .. } => self.clock.elapsed_ms() >= hard,
+        }
+    }
+
+    /// The deepest iteration to search: `max_depth` if given, [`DEFAULT_DEPTH`] if nothing at
+    /// all limits the search, otherwise `None` (time or nodes end it).
+    pub fn max_depth(&self) -> Option<u32> {
+        self.max_depth
+    }
+
+    /// The node budget (`max_node`), if any.
+    pub fn max_nodes(&self) -> Option<u64> {
+        self.max_nodes
+    }
+
+    /// True once `nodes` has used up the node budget.
+    pub fn node_limit_reached(&self, nodes: u64) -> bool {
+        self.max_nodes.is_some_and(|limit| nodes >= limit)
+    }
+}
+
+/// A time value as a limit: `None` for absent or unlimited, negative values kept.
+fn finite(value: Option<i64>) -> Option<i64> {
+    value.filter(|&v| v < UNLIMITED_MS)
+}
+
+/// The mode of a move from the limits; see the module header for the policy.
+fn plan(limits: &Limits, empty: usize) -> Mode {
+    // A negative turn limit is nonsense; read it as the spec's 0 ("instantly").
+    let turn = finite(limits.timeout_turn_ms).map(|t| t.max(0));
+    let match_left =
+        finite(limits.time_left_ms).or_else(|| finite(limits.timeout_match_ms).filter(|&m| m > 0));
+    let (turn, match_left) = match (turn, match_left) {
+        // timeout_turn 0 alone means "no limit" (§6.2): think to a fixed depth.
+        (Some(0) | None, None) => return Mode::Untimed,
+        (Some(0), Some(_)) => return Mode::Instant,
+        (_, Some(left)) if left <= 0 => return Mode::Instant,
+        (turn, left) => (turn.map(|t| t as u64), left.map(|l| l as u64)),
+    };
+    let moves_left = (empty as u64 / 2).clamp(MATCH_SPACE_MIN, MATCH_SPACE);
+    let share = match_left.map(|left| left / moves_left);
+    let (raw, turn_binds) = match (turn, share) {
+        (Some(t), Some(s)) => (t.min(s), t <= s),
+        (Some(t), None) => (t, true),
+        (None, Some(s)) => (s, false),
+        (None, None) => unreachable!("the untimed case returned above"),
+    };
+    let reserve = TURN_RESERVE_MS + raw * RESERVE_PERCENT / 100;
+    let hard = raw.saturating_sub(reserve).max(MIN_BUDGET_MS);
+    let soft_percent = if turn_binds {
+        SOFT_PERCENT_TURN
+    } else {
+        SOFT_PERCENT_MATCH
+    };
+    Mode::Timed {
+        soft: hard * soft_percent / 100,
+        hard,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    /// A clock the test sets by hand.
+    struct FakeClock(Cell<u64>);
+
+    impl FakeClock {
+        fn at(ms: u64) -> FakeClock {
+            FakeClock(Cell::new(ms))
+        }
+        fn set(&self, ms: u64) {
+            self.0.set(ms);
+        }
+    }
+
+    impl Clock for FakeClock {
+        fn elapsed_ms(&self) -> u64 {
+            self.0.get()
+        }
+    }
+
+    /// A clock that fails the test if anything reads it.
+    struct ForbiddenClock;
+
+    impl Clock for ForbiddenClock {
+        fn elapsed_ms(&self) -> u64 {
+            panic!("an untimed search read the clock");
+        }
+    }
+
+    fn limits(turn: Option<i64>, matchtime: Option<i64>, left: Option<i64>) -> Limits {
+        Limits {
+            timeout_turn_ms: turn,
+            timeout_match_ms: matchtime,
+            time_left_ms: left,
+            ..Limits::default()
+        }
+    }
+
+    /// 15x15, empty board.
+    const EMPTY_15: usize = 225;
+
+    /// Properties every timed plan must have: a hard limit inside the binding limit minus the
+    /// fixed reserve, not absurdly small, and a soft limit below it.
+    fn assert_sane(tm: &TimeManager<&FakeClock>, binding_ms: u64) -> (u64, u64) {
+        assert!(tm.is_timed() && !tm.is_instant());
+        let hard = tm.hard_limit_ms().expect("timed");
+        let soft = tm.soft_limit_ms().expect("timed");
+        assert!(
+            hard + TURN_RESERVE_MS <= binding_ms,
+            "{hard} vs {binding_ms}"
+        );
+        assert!(
+            hard >= binding_ms * 8 / 10,
+            "{hard} wastes too much of {binding_ms}"
+        );
+        assert!(soft > 0 && soft < hard, "soft {soft}, hard {hard}");
+        (soft, hard)
+    }
+
+    #[test]
+    fn fast_game_shares_the_match_clock() {
+        // Gomocup fastgame 5 s / 120 s: 120 s over 25 moves is below the 5 s turn limit.
+        let clock = FakeClock::at(0);
+        let l = limits(Some(5_000), Some(120_000), Some(120_000));
+        let tm = TimeManager::new(&l, 0, EMPTY_15, &clock);
+        let (soft, hard) = assert_sane(&tm, 120_000 / MATCH_SPACE);
+        // The match clock binds, so the soft limit keeps time for later moves.
+        assert!(soft * 100 <= hard * SOFT_PERCENT_MATCH);
+        assert_eq!(tm.max_depth(), None);
+        assert_eq!(tm.max_nodes(), None);
+
+        // Late in the game with little time: never more than a seventh of what is left.
+        let l = limits(Some(5_000), Some(120_000), Some(7_000));
+        let tm = TimeManager::new(&l, 215, 10, &clock);
+        assert_sane(&tm, 7_000 / MATCH_SPACE_MIN);
+    }
+
+    #[test]
+    fn fast_game_turn_limit_binds_with_plenty_left() {
+        // 5 s / 120 s with 110 s left and a moves-left estimate of 12: 110/12 > 5 s.
+        let clock = FakeClock::at(0);
+        let l = limits(Some(5_000), Some(120_000), Some(110_000));
+        let tm = TimeManager::new(&l, 200, 25, &clock);
+        let (soft, hard) = assert_sane(&tm, 5_000);
+        assert!(soft * 100 >= hard * (SOFT_PERCENT_TURN - 1));
+    }
+
+    #[test]
+    fn thirty_seconds_per_move_three_minutes_per_game() {
+        let clock = FakeClock::at(0);
+        let l = limits(Some(30_000), Some(180_000), Some(180_000));
+        let tm = TimeManager::new(&l, 10, 215, &clock);
+        let (soft, hard) = assert_sane(&tm, 180_000 / MATCH_SPACE);
+
+        // Iteration gating with the fake clock.
+        assert!(tm.should_start_iteration(0));
+        clock.set(soft / 4);
+        assert!(tm.should_start_iteration(soft / 8));
+        // Plenty of soft time, but the next iteration would overrun the hard limit.
+        assert!(!tm.should_start_iteration(hard));
+        clock.set(soft);
+        assert!(!tm.should_start_iteration(0), "soft limit passed");
+        assert!(!tm.hard_limit_reached());
+        clock.set(hard - 1);
+        assert!(!tm.hard_limit_reached());
+        clock.set(hard);
+        assert!(tm.hard_limit_reached());
+    }
+
+    #[test]
+    fn untimed_match_with_a_turn_limit() {
+        // 0.2 s per move, no match limit (CGC tc=0.2 sends time_left 2147483647).
+        let clock = FakeClock::at(0);
+        for l in [
+            limits(Some(200), Some(0), Some(2_147_483_647)),
+            limits(Some(200), None, None),
+            limits(Some(200), None, Some(2_147_483_647)),
+        ] {
+            let tm = TimeManager::new(&l, 30, 195, &clock);
+            let (soft, hard) = assert_sane(&tm, 200);
+            // Unused turn time is lost, so the soft limit sits near the hard one.
+            assert!(soft * 100 >= hard * (SOFT_PERCENT_TURN - 1), "{l:?}");
+            assert_eq!(tm.max_depth(), None, "time ends the search");
+        }
+    }
+
+    #[test]
+    fn the_match_clock_alone_can_bind() {
+        let clock = FakeClock::at(0);
+        let l = limits(None, Some(60_000), Some(60_000));
+        let tm = TimeManager::new(&l, 0, EMPTY_15, &clock);
+        assert_sane(&tm, 60_000 / MATCH_SPACE);
+        // Before the first time_left arrives, timeout_match stands in for it.
+        let l = limits(None, Some(60_000), None);
+        let tm2 = TimeManager::new(&l, 0, EMPTY_15, &clock);
+        assert_eq!(tm2.hard_limit_ms(), tm.hard_limit_ms());
+    }
+
+    #[test]
+    fn out_of_match_time_answers_instantly() {
+        let clock = ForbiddenClock;
+        for left in [-1, -5_000, 0] {
+            let l = limits(Some(5_000), Some(120_000), Some(left));
+            let tm = TimeManager::new(&l, 40, 185, &clock);
+            assert!(tm.is_instant(), "time_left {left}");
+            assert_eq!(tm.hard_limit_ms(), Some(0));
+            assert!(tm.hard_limit_reached());
+            assert!(!tm.should_start_iteration(0));
+        }
+    }
+
+    #[test]
+    fn tiny_time_left_keeps_a_floor() {
+        let clock = FakeClock::at(0);
+        let l = limits(Some(5_000), Some(120_000), Some(40));
+        let tm = TimeManager::new(&l, 100, 125, &clock);
+        assert!(!tm.is_instant());
+        assert_eq!(tm.hard_limit_ms(), Some(MIN_BUDGET_MS));
+    }
+
+    #[test]
+    fn unlimited_time_left_means_only_the_turn_binds() {
+        let clock = FakeClock::at(0);
+        let l = limits(Some(1_000), None, Some(2_147_483_647));
+        let tm = TimeManager::new(&l, 0, EMPTY_15, &clock);
+        assert_sane(&tm, 1_000);
+        // And with no turn limit either, nothing is timed.
+        let l = limits(None, None, Some(2_147_483_647));
+        let tm = TimeManager::new(&l, 0, EMPTY_15, &ForbiddenClock);
+        assert!(!tm.is_timed());
+        assert_eq!(tm.max_depth(), Some(DEFAULT_DEPTH));
+    }
+
+    #[test]
+    fn turn_zero_with_a_match_limit_is_instant() {
+        for l in [
+            limits(Some(0), Some(180_000), Some(150_000)),
+            limits(Some(0), Some(180_000), None),
+            limits(Some(0), None, Some(150_000)),
+        ] {
+            let tm = TimeManager::new(&l, 20, 205, ForbiddenClock);
+            assert!(tm.is_instant(), "{l:?}");
+            assert!(tm.is_timed());
+            assert_eq!(tm.soft_limit_ms(), Some(0));
+            assert!(!tm.should_start_iteration(0));
+            assert!(tm.hard_limit_reached());
+        }
+    }
+
+    #[test]
+    fn both_zero_means_no_time_limit_and_no_clock() {
+        for l in [
+            limits(Some(0), Some(0), None),
+            limits(Some(0), Some(0), Some(2_147_483_647)),
+            limits(None, None, None),
+            limits(Some(0), None, None),
+        ] {
+            let tm = TimeManager::new(&l, 0, EMPTY_15, ForbiddenClock);
+            assert!(!tm.is_timed() && !tm.is_instant(), "{l:?}");
+            assert_eq!(tm.soft_limit_ms(), None);
+            assert_eq!(tm.hard_limit_ms(), None);
+            // The ForbiddenClock panics if either of these reads the time.
+            assert!(tm.should_start_iteration(1_000_000));
+            assert!(!tm.hard_limit_reached());
+            assert_eq!(tm.max_depth(), Some(DEFAULT_DEPTH));
+            assert!(!tm.node_limit_reached(u64::MAX));
+        }
+    }
+
+    #[test]
+    fn max_depth_only() {
+        let l = Limits {
+            max_depth: Some(7),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&l, 5, 220, ForbiddenClock);
+        assert!(!tm.is_timed());
+        assert_eq!(tm.max_depth(), Some(7));
+        assert!(tm.should_start_iteration(u64::MAX));
+        assert!(!tm.hard_limit_reached());
+    }
+
+    #[test]
+    fn max_nodes_only_replaces_the_default_depth() {
+        let l = Limits {
+            max_nodes: Some(50_000),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&l, 5, 220, ForbiddenClock);
+        assert_eq!(tm.max_depth(), None);
+        assert_eq!(tm.max_nodes(), Some(50_000));
+        assert!(!tm.node_limit_reached(49_999));
+        assert!(tm.node_limit_reached(50_000));
+        assert!(!tm.hard_limit_reached());
+    }
+
+    #[test]
+    fn zero_depth_and_nodes_mean_no_limit() {
+        let l = Limits {
+            max_depth: Some(0),
+            max_nodes: Some(0),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&l, 0, EMPTY_15, ForbiddenClock);
+        assert_eq!(tm.max_nodes(), None);
+        assert_eq!(tm.max_depth(), Some(DEFAULT_DEPTH));
+    }
+
+    #[test]
+    fn depth_and_node_caps_also_bind_under_time() {
+        let clock = FakeClock::at(0);
+        let l = Limits {
+            max_depth: Some(4),
+            max_nodes: Some(1_000),
+            ..limits(Some(5_000), Some(120_000), Some(120_000))
+        };
+        let tm = TimeManager::new(&l, 0, EMPTY_15, &clock);
+        assert!(tm.is_timed());
+        assert_eq!(tm.max_depth(), Some(4));
+        assert!(tm.node_limit_reached(1_000));
+    }
+
+    #[test]
+    fn instant_clock_counts_from_its_start() {
+        let start = Instant::now()
+            .checked_sub(std::time::Duration::from_millis(1_500))
+            .expect("the monotonic clock is past 1.5 s");
+        let clock = InstantClock::new(start);
+        assert!(clock.elapsed_ms() >= 1_500);
+        let l = limits(Some(1_000), None, None);
+        let tm = TimeManager::new(&l, 0, EMPTY_15, clock);
+        assert!(tm.hard_limit_reached(), "1.5 s already passed a 1 s turn");
+    }
+}

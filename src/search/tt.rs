@@ -1,0 +1,625 @@
+//! Transposition table: a fixed-size hash of search results, keyed by the board's Zobrist
+//! hash.
+//!
+//! The table is an array of 32-byte buckets (two per cache line) of [`WAYS`] entries each.
+//! A position's bucket comes from the high bits of its hash (a multiply-shift, so the bucket
+//! count need not be a power of two); the low 32 bits are stored as a check key. Two different
+//! positions share a bucket and key only once in ~2^32 probes of that bucket, so a hit can be
+//! wrong: the caller must check that a returned move is still legal before playing it.
+//!
+//! Each entry packs the check key, the best move (a [`Pos`] index, [`NO_MOVE`] for none), the
+//! score (`i16`; scores stay within ±[`WIN_SCORE`]), the depth (`i8`) and one byte holding the
+//! bound and the generation of the search that wrote it. Replacement, on a store:
+//! * the same position is overwritten unless the stored result is from this search and
+//!   deeper by more than [`KEEP_DEPTH_MARGIN`] and the new one is not exact; a result
+//!   without a move keeps the old move;
+//! * otherwise an empty slot is used, else an entry from an older search (the shallowest of
+//!   them), else the shallowest entry of this search.
+//!
+//! Proven wins and losses are stored relative to the node ([`score_to_tt`]/[`score_from_tt`])
+//! so that a position reached at another ply reads the right distance to the end.
+//!
+//! [`table_bytes`] turns the `INFO` options into a size; see its documentation for the policy.
+//! The table is used by one search thread (`&mut self` to store).
+
+use crate::engine::{Limits, WIN_SCORE};
+use crate::types::{Pos, CELL_COUNT, MAX_SIZE, STRIDE};
+
+/// What a stored score says about the true value of the position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The score is exact (a PV node).
+    Exact,
+    /// The true value is at least the score (a fail-high).
+    Lower,
+    /// The true value is at most the score (a fail-low).
+    Upper,
+}
+
+impl Bound {
+    /// The 2-bit code in an entry's meta byte; 0 marks an empty slot.
+    fn code(self) -> u8 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+
+    fn from_code(code: u8) -> Option<Bound> {
+        match code {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
+}
+
+/// A stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Best (or refuting) move found, if any. May be illegal on a key collision.
+    pub best: Option<Pos>,
+    /// Score in the table's form: convert proven scores with [`score_from_tt`].
+    pub score: i32,
+    /// Remaining depth of the search that produced the score.
+    pub depth: i32,
+    /// How the score bounds the true value.
+    pub bound: Bound,
+}
+
+/// Entries per bucket.
+pub const WAYS: usize = 3;
+/// The move field of an entry without a move.
+pub const NO_MOVE: u16 = u16::MAX;
+/// A same-position entry of the current search survives a non-exact store this much
+/// shallower (or less); a store shallower than that keeps the deeper result.
+pub const KEEP_DEPTH_MARGIN: i32 = 2;
+/// Scores at or beyond ± this are proven wins/losses and get the ply adjustment.
+pub const WIN_THRESHOLD: i32 = WIN_SCORE - 1000;
+
+/// Generations are 6 bits (the meta byte's upper bits); ages are counted modulo 64.
+const GENERATION_MASK: u8 = 0x3F;
+const BOUND_MASK: u8 = 0x03;
+
+/// One cache-friendly bucket, stored as parallel arrays so that three 10-byte entries fit in
+/// 32 bytes.
+#[derive(Clone, Copy, Default, Debug)]
+#[repr(C, align(32))]
+struct Bucket {
+    keys: [u32; WAYS],
+    moves: [u16; WAYS],
+    scores: [i16; WAYS],
+    depths: [i8; WAYS],
+    /// `generation << 2 | bound code`; 0 = empty slot.
+    meta: [u8; WAYS],
+}
+
+/// Bytes per bucket.
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+const _: () = assert!(BUCKET_BYTES == 32, "a bucket must stay 32 bytes");
+
+impl Bucket {
+    fn generation(&self, slot: usize) -> u8 {
+        self.meta[slot] >> 2
+    }
+
+    fn is_empty(&self, slot: usize) -> bool {
+        self.meta[slot] == 0
+    }
+}
+
+/// The transposition table.
+#[derive(Debug)]
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A cleared table of at most `bytes` bytes (at least one bucket).
+    pub fn new(bytes: usize) -> Self {
+        TranspositionTable {
+            buckets: allocate(bytes),
+            generation: 0,
+        }
+    }
+
+    /// Changes the size to at most `bytes`, clearing the table; a no-op if the bucket count
+    /// stays the same.
+    pub fn resize(&mut self, bytes: usize) {
+        if bucket_count(bytes) == self.buckets.len() {
+            return;
+        }
+        // Free the old table first so that the peak memory is not the sum of both sizes.
+        self.buckets = Vec::new();
+        self.buckets = allocate(bytes);
+        self.generation = 0;
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+    }
+
+    /// Starts a new search: entries written before become older and are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & GENERATION_MASK;
+    }
+
+    /// The entry for the position with this hash, if stored.
+    pub fn probe(&self, hash: u64) -> Option<TtEntry> {
+        let bucket = &self.buckets[self.index(hash)];
+        let key = check_key(hash);
+        (0..WAYS)
+            .find(|&slot| !bucket.is_empty(slot) && bucket.keys[slot] == key)
+            .and_then(|slot| {
+                Some(TtEntry {
+                    best: decode_move(bucket.moves[slot]),
+                    score: i32::from(bucket.scores[slot]),
+                    depth: i32::from(bucket.depths[slot]),
+                    bound: Bound::from_code(bucket.meta[slot] & BOUND_MASK)?,
+                })
+            })
+    }
+
+    /// Stores a search result; see the module header for what it replaces. `score` must be in
+    /// the table's form ([`score_to_tt`]) and within ±[`WIN_SCORE`]; `depth` is clamped to
+    /// the `i8` range.
+    pub fn store(&mut self, hash: u64, best: Option<Pos>, score: i32, depth: i32, bound: Bound) {
+        debug_assert!(
+            score.abs() <= i32::from(i16::MAX),
+            "score {score} out of range"
+        );
+        let generation = self.generation;
+        let key = check_key(hash);
+        let index = self.index(hash);
+        let bucket = &mut self.buckets[index];
+        let new_move = best.map_or(NO_MOVE, encode_move);
+
+        let same = (0..WAYS).find(|&slot| !bucket.is_empty(slot) && bucket.keys[slot] == key);
+        let slot = match same {
+            Some(slot) => {
+                let keep_deeper = bound != Bound::Exact
+                    && bucket.generation(slot) == generation
+                    && depth + KEEP_DEPTH_MARGIN < i32::from(bucket.depths[slot]);
+                if keep_deeper {
+                    if bucket.moves[slot] == NO_MOVE {
+                        bucket.moves[slot] = new_move;
+                    }
+                    return;
+                }
+                slot
+            }
+            None => victim(bucket, generation),
+        };
+
+        if same.is_none() || new_move != NO_MOVE {
+            bucket.moves[slot] = new_move;
+        }
+        bucket.keys[slot] = key;
+        bucket.scores[slot] = score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
+        bucket.depths[slot] = depth.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8;
+        bucket.meta[slot] = (generation << 2) | bound.code();
+    }
+
+    /// Bytes used by the entries.
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// Per mille of the entries written by the current search, sampled over the first
+    /// thousand buckets (the `hashfull` statistic of engine GUIs).
+    pub fn hashfull_permille(&self) -> u32 {
+        let sample = &self.buckets[..self.buckets.len().min(1000)];
+        let used = sample
+            .iter()
+            .flat_map(|b| (0..WAYS).map(move |slot| (b, slot)))
+            .filter(|&(b, slot)| !b.is_empty(slot) && b.generation(slot) == self.generation)
+            .count();
+        (used * 1000 / (sample.len() * WAYS)) as u32
+    }
+
+    /// The bucket of a hash: the high bits, scaled to the bucket count (multiply-shift).
+    fn index(&self, hash: u64) -> usize {
+        ((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize
+    }
+}
+
+/// The slot a new position goes into: an empty one, else the shallowest entry of an older
+/// search, else the shallowest entry of this search (the oldest among equals).
+fn victim(bucket: &Bucket, generation: u8) -> usize {
+    if let Some(slot) = (0..WAYS).find(|&slot| bucket.is_empty(slot)) {
+        return slot;
+    }
+    (0..WAYS)
+        .min_by_key(|&slot| {
+            let age = generation.wrapping_sub(bucket.generation(slot)) & GENERATION_MASK;
+            (age == 0, bucket.depths[slot], std::cmp::Reverse(age))
+        })
+        .unwrap_or(0)
+}
+
+fn check_key(hash: u64) -> u32 {
+    // The low half: the bucket index uses the high bits, so the two are independent.
+    hash as u32
+}
+
+fn encode_move(pos: Pos) -> u16 {
+    debug_assert!(pos.index() < CELL_COUNT);
+    pos.index() as u16
+}
+
+fn decode_move(code: u16) -> Option<Pos> {
+    let index = usize::from(code);
+    (code != NO_MOVE && index < CELL_COUNT && index % STRIDE < MAX_SIZE)
+        .then(|| Pos::from_index(index))
+}
+
+fn bucket_count(bytes: usize) -> usize {
+    (bytes / BUCKET_BYTES).max(1)
+}
+
+/// A cleared bucket array of at most `bytes`; halves the size while the allocation fails
+/// rather than aborting the process.
+fn allocate(bytes: usize) -> Vec<Bucket> {
+    let mut count = bucket_count(bytes);
+    loop {
+        let mut buckets = Vec::new();
+        if buckets.try_reserve_exact(count).is_ok() || count == 1 {
+            buckets.resize(count, Bucket::default());
+            return buckets;
+        }
+        log::warn!(
+            "transposition table: cannot allocate {} bytes, halving",
+            count * BUCKET_BYTES
+        );
+        count /= 2;
+    }
+}
+
+/// A score in the table's form: proven wins and losses counted from the node `ply` plies
+/// below the root instead of from the root.
+pub fn score_to_tt(score: i32, ply: i32) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply
+    } else if score <= -WIN_THRESHOLD {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored score back in the search's form at a node `ply` plies below the root.
+pub fn score_from_tt(score: i32, ply: i32) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply
+    } else if score <= -WIN_THRESHOLD {
+        score + ply
+    } else {
+        score
+    }
+}
+
+const MIB: u64 = 1 << 20;
+/// Smallest table [`table_bytes`] chooses.
+pub const MIN_TABLE_BYTES: usize = 1 << 20;
+/// Largest table [`table_bytes`] chooses.
+pub const MAX_TABLE_BYTES: usize = 1 << 30;
+/// Table size when neither `hash_size` nor `max_memory` is given.
+pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
+/// Memory kept for the rest of the process (binary, pattern tables, stacks, buffers) when
+/// sizing from `max_memory`.
+pub const PROCESS_RESERVE_BYTES: u64 = 40 * MIB;
+/// Percent of `max_memory` minus [`PROCESS_RESERVE_BYTES`] given to the table; the rest is
+/// slack for allocator overhead and growth elsewhere.
+pub const MEMORY_SHARE_PERCENT: u64 = 80;
+
+/// The table size for the `INFO` options:
+/// * `max_memory` (bytes, 0 = unlimited) caps the table at
+///   ([`MEMORY_SHARE_PERCENT`] % of `max_memory - PROCESS_RESERVE_BYTES`), rounded down to
+///   whole MiB — 248 MiB under Gomocup's 350 MiB;
+/// * `hash_size` (KiB, 0 = not given) is used as asked, within that cap;
+/// * with neither, the cap (if any) or [`DEFAULT_TABLE_BYTES`];
+/// * always clamped to [`MIN_TABLE_BYTES`]..=[`MAX_TABLE_BYTES`].
+pub fn table_bytes(limits: &Limits) -> usize {
+    let memory_cap = (limits.max_memory_bytes > 0).then(|| {
+        let usable = limits
+            .max_memory_bytes
+            .saturating_sub(PROCESS_RESERVE_BYTES);
+        let share = u128::from(usable) * u128::from(MEMORY_SHARE_PERCENT) / 100;
+        u64::try_from(share).unwrap_or(u64::MAX) / MIB * MIB
+    });
+    let bytes = match limits.hash_size_kib.filter(|&kib| kib > 0) {
+        Some(kib) => kib.saturating_mul(1024).min(memory_cap.unwrap_or(u64::MAX)),
+        None => memory_cap.unwrap_or(DEFAULT_TABLE_BYTES as u64),
+    };
+    bytes.clamp(MIN_TABLE_BYTES as u64, MAX_TABLE_BYTES as u64) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hashes that land in the same bucket of a one-bucket table, told apart by their keys.
+    fn hash(key: u32) -> u64 {
+        0xDEAD_BEEF_0000_0000 | u64::from(key)
+    }
+
+    fn one_bucket() -> TranspositionTable {
+        let tt = TranspositionTable::new(BUCKET_BYTES);
+        assert_eq!(tt.size_bytes(), BUCKET_BYTES);
+        tt
+    }
+
+    fn depth_of(tt: &TranspositionTable, key: u32) -> Option<i32> {
+        tt.probe(hash(key)).map(|e| e.depth)
+    }
+
+    #[test]
+    fn store_probe_round_trip() {
+        let mut tt = TranspositionTable::new(1 << 16);
+        let cases = [
+            (
+                0x0123_4567_89AB_CDEF,
+                Some(Pos::new(7, 7)),
+                123,
+                5,
+                Bound::Exact,
+            ),
+            (0xFEDC_BA98_7654_3210, None, -4567, 0, Bound::Lower),
+            (
+                0x0F0F_0F0F_F0F0_F0F0,
+                Some(Pos::new(21, 21)),
+                -WIN_SCORE,
+                -3,
+                Bound::Upper,
+            ),
+            (
+                0x1111_2222_3333_4444,
+                Some(Pos::new(0, 0)),
+                WIN_SCORE,
+                127,
+                Bound::Exact,
+            ),
+        ];
+        for &(h, best, score, depth, bound) in &cases {
+            tt.store(h, best, score, depth, bound);
+        }
+        for &(h, best, score, depth, bound) in &cases {
+            let e = tt.probe(h).expect("stored");
+            assert_eq!(
+                e,
+                TtEntry {
+                    best,
+                    score,
+                    depth,
+                    bound
+                }
+            );
+        }
+        assert_eq!(tt.probe(0x5555_5555_5555_5555), None);
+        // Same bucket, other key: a miss, not the neighbour's entry.
+        assert_eq!(tt.probe(cases[0].0 ^ 1), None);
+    }
+
+    #[test]
+    fn depth_outside_i8_is_clamped() {
+        let mut tt = one_bucket();
+        tt.store(hash(1), None, 0, 1000, Bound::Exact);
+        tt.store(hash(2), None, 0, -1000, Bound::Exact);
+        assert_eq!(depth_of(&tt, 1), Some(127));
+        assert_eq!(depth_of(&tt, 2), Some(-128));
+    }
+
+    #[test]
+    fn replacement_evicts_the_shallowest() {
+        let mut tt = one_bucket();
+        tt.store(hash(1), None, 0, 5, Bound::Exact);
+        tt.store(hash(2), None, 0, 2, Bound::Exact);
+        tt.store(hash(3), None, 0, 8, Bound::Exact);
+        tt.store(hash(4), None, 0, 3, Bound::Lower);
+        assert_eq!(depth_of(&tt, 2), None, "the shallowest goes");
+        assert_eq!(depth_of(&tt, 1), Some(5));
+        assert_eq!(depth_of(&tt, 3), Some(8));
+        assert_eq!(depth_of(&tt, 4), Some(3));
+    }
+
+    #[test]
+    fn replacement_evicts_older_searches_first() {
+        let mut tt = one_bucket();
+        tt.store(hash(1), None, 0, 5, Bound::Exact);
+        tt.store(hash(2), None, 0, 9, Bound::Exact);
+        tt.new_search();
+        tt.store(hash(3), None, 0, 1, Bound::Exact);
+        // Key 3 is the shallowest but current; key 1 is the shallowest of the old search.
+        tt.store(hash(4), None, 0, 2, Bound::Exact);
+        assert_eq!(depth_of(&tt, 1), None);
+        assert_eq!(depth_of(&tt, 3), Some(1));
+        tt.store(hash(5), None, 0, 3, Bound::Exact);
+        assert_eq!(
+            depth_of(&tt, 2),
+            None,
+            "a deep old entry still goes before a new one"
+        );
+        assert!(depth_of(&tt, 3).is_some() && depth_of(&tt, 4).is_some());
+        // Now only entries of this search: the shallowest goes.
+        tt.store(hash(6), None, 0, 4, Bound::Exact);
+        assert_eq!(
+            [3, 4, 5, 6].map(|k| depth_of(&tt, k).is_some()),
+            [false, true, true, true]
+        );
+    }
+
+    #[test]
+    fn generations_wrap_around() {
+        let mut tt = one_bucket();
+        tt.store(hash(1), None, 0, 3, Bound::Exact);
+        for _ in 0..64 {
+            tt.new_search();
+        }
+        // 64 searches later the generation number is back; the entry counts as current.
+        assert_eq!(tt.hashfull_permille(), 1000 / WAYS as u32);
+        tt.new_search();
+        assert_eq!(tt.hashfull_permille(), 0);
+        assert_eq!(depth_of(&tt, 1), Some(3), "old entries stay readable");
+    }
+
+    #[test]
+    fn same_position_keeps_a_deeper_result_of_this_search() {
+        let mut tt = one_bucket();
+        let a = Pos::new(3, 4);
+        let b = Pos::new(5, 6);
+        tt.store(hash(1), Some(a), 50, 8, Bound::Exact);
+        tt.store(hash(1), Some(b), 10, 2, Bound::Lower);
+        let e = tt.probe(hash(1)).expect("stored");
+        assert_eq!((e.depth, e.score, e.best), (8, 50, Some(a)));
+        // Within the margin, the newer result wins.
+        tt.store(hash(1), Some(b), 20, 8 - KEEP_DEPTH_MARGIN, Bound::Upper);
+        let e = tt.probe(hash(1)).expect("stored");
+        assert_eq!((e.depth, e.bound, e.best), (6, Bound::Upper, Some(b)));
+        // An exact result always replaces; without a move it keeps the old one.
+        tt.store(hash(1), None, -7, 1, Bound::Exact);
+        let e = tt.probe(hash(1)).expect("stored");
+        assert_eq!((e.depth, e.score, e.best), (1, -7, Some(b)));
+        // A deeper entry from an older search is replaced.
+        tt.store(hash(2), Some(a), 0, 20, Bound::Lower);
+        tt.new_search();
+        tt.store(hash(2), Some(b), 0, 1, Bound::Lower);
+        assert_eq!(depth_of(&tt, 2), Some(1));
+        // Only one slot per position.
+        assert!(depth_of(&tt, 1).is_some() && depth_of(&tt, 2).is_some());
+    }
+
+    #[test]
+    fn mate_scores_round_trip_through_other_plies() {
+        for ply in [0, 1, 7, 40] {
+            for score in [
+                0,
+                355,
+                -355,
+                WIN_THRESHOLD - 1,
+                -(WIN_THRESHOLD - 1),
+                WIN_SCORE - 50,
+                -(WIN_SCORE - 50),
+            ] {
+                assert_eq!(score_from_tt(score_to_tt(score, ply), ply), score);
+            }
+        }
+        // A win in 3 plies from a node at ply 10 scores WIN_SCORE - 13 at the root. Stored
+        // relative to the node, it reads as a win in 3 at ply 2: WIN_SCORE - 5.
+        let stored = score_to_tt(WIN_SCORE - 13, 10);
+        assert_eq!(stored, WIN_SCORE - 3);
+        assert_eq!(score_from_tt(stored, 2), WIN_SCORE - 5);
+        let stored = score_to_tt(-(WIN_SCORE - 13), 10);
+        assert_eq!(score_from_tt(stored, 2), -(WIN_SCORE - 5));
+        // Ordinary scores pass unchanged.
+        assert_eq!(score_to_tt(1234, 9), 1234);
+
+        let mut tt = TranspositionTable::new(1 << 12);
+        tt.store(42, None, score_to_tt(-(WIN_SCORE - 20), 6), 3, Bound::Upper);
+        let e = tt.probe(42).expect("stored");
+        assert_eq!(score_from_tt(e.score, 6), -(WIN_SCORE - 20));
+    }
+
+    fn limits(max_memory: u64, hash_kib: Option<u64>) -> Limits {
+        Limits {
+            max_memory_bytes: max_memory,
+            hash_size_kib: hash_kib,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn sizing_policy() {
+        // Gomocup: 350 MiB for the whole process.
+        let gomocup = 367_001_600;
+        let bytes = table_bytes(&limits(gomocup, None));
+        assert!(bytes as u64 + PROCESS_RESERVE_BYTES <= gomocup, "{bytes}");
+        assert!(
+            bytes >= 200 << 20,
+            "{bytes} leaves most of the memory unused"
+        );
+        assert_eq!(bytes % (1 << 20), 0);
+        let share = (gomocup - PROCESS_RESERVE_BYTES) * MEMORY_SHARE_PERCENT / 100;
+        assert!(bytes as u64 <= share && bytes as u64 + (1 << 20) > share);
+        // Nothing given: the default.
+        assert_eq!(table_bytes(&limits(0, None)), DEFAULT_TABLE_BYTES);
+        // Piskvork's cap for "more than 2047 MB" and huge values: at most 1 GiB.
+        assert_eq!(table_bytes(&limits(2_147_483_647, None)), MAX_TABLE_BYTES);
+        assert_eq!(table_bytes(&limits(u64::MAX, None)), MAX_TABLE_BYTES);
+        // Tiny memory: the floor.
+        assert_eq!(table_bytes(&limits(10 << 20, None)), MIN_TABLE_BYTES);
+        // hash_size in KiB wins when it fits, and max_memory caps it.
+        assert_eq!(table_bytes(&limits(0, Some(16 << 10))), 16 << 20);
+        assert_eq!(table_bytes(&limits(gomocup, Some(16 << 10))), 16 << 20);
+        assert_eq!(table_bytes(&limits(gomocup, Some(1 << 20))), bytes);
+        assert_eq!(table_bytes(&limits(0, Some(0))), DEFAULT_TABLE_BYTES);
+        assert_eq!(table_bytes(&limits(0, Some(1))), MIN_TABLE_BYTES);
+        assert_eq!(table_bytes(&limits(0, Some(u64::MAX))), MAX_TABLE_BYTES);
+    }
+
+    #[test]
+    fn size_never_exceeds_the_request() {
+        for bytes in [0, 1, 31, 32, 33, 1000, 1 << 20, (1 << 20) + 17, 3 << 20] {
+            let tt = TranspositionTable::new(bytes);
+            assert!(tt.size_bytes() <= bytes.max(BUCKET_BYTES), "{bytes}");
+            assert!(
+                tt.size_bytes() + BUCKET_BYTES > bytes,
+                "{bytes} wastes space"
+            );
+        }
+    }
+
+    #[test]
+    fn resize_and_clear() {
+        let mut tt = TranspositionTable::new(1 << 16);
+        for k in 0..500u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                None,
+                1,
+                1,
+                Bound::Exact,
+            );
+        }
+        assert!(tt.hashfull_permille() > 0);
+        let probe = 7u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        assert!(tt.probe(probe).is_some());
+
+        // Same size: nothing changes.
+        tt.resize(1 << 16);
+        assert!(tt.probe(probe).is_some());
+        // New size: a new, empty table.
+        tt.resize(1 << 17);
+        assert_eq!(tt.size_bytes(), 1 << 17);
+        assert!(tt.probe(probe).is_none());
+        assert_eq!(tt.hashfull_permille(), 0);
+
+        tt.store(probe, Some(Pos::new(1, 2)), 3, 4, Bound::Lower);
+        assert!(tt.probe(probe).is_some());
+        tt.clear();
+        assert!(tt.probe(probe).is_none());
+        assert_eq!(tt.size_bytes(), 1 << 17);
+    }
+
+    #[test]
+    fn hashfull_counts_the_current_search() {
+        let mut tt = TranspositionTable::new(100 * BUCKET_BYTES);
+        assert_eq!(tt.hashfull_permille(), 0);
+        let mut k = 1u64;
+        for _ in 0..(100 * WAYS) {
+            k = k
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            tt.store(k, None, 0, 1, Bound::Exact);
+        }
+        let full = tt.hashfull_permille();
+        // Random keys over 300 slots fill most but, with collisions, rarely all of them.
+        assert!((400..=1000).contains(&full), "{full}");
+        tt.new_search();
+        assert_eq!(tt.hashfull_permille(), 0);
+    }
+}
