@@ -73,7 +73,7 @@ pub fn move_bench(positions: &[BenchPosition], rounds: usize) -> (u64, f64) {
             .filter(|&p| pos.is_candidate(p))
             .collect();
         for _ in 0..rounds {
-            for &c in &cells {
+            for &c in cells.iter() {
                 pos.make_move(c);
                 pos.undo_move();
                 pairs += 1;

@@ -11,12 +11,14 @@
 //! saves the previous values; `undo_move` restores the saved values instead of recomputing.
 //! Debug builds compare the result with a full recomputation after every make and undo.
 
+use std::sync::OnceLock;
+
 use crate::board::forbidden;
 use crate::board::lines::DIRECTIONS;
 use crate::board::pattern::{Combo, Pattern, PatternTable};
 use crate::board::{Board, Cell};
 use crate::eval::{CellShape, COMBO_BONUS, PATTERN_WEIGHT};
-use crate::types::{Color, Pos, Rule, CELL_COUNT};
+use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE};
 
 /// Threat state of one empty cell for one colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,15 +38,53 @@ impl Shape {
         value: 0,
     };
 
+    #[inline(always)]
     fn from_patterns(patterns: [Pattern; 4]) -> Shape {
-        let combo = Combo::of(patterns);
-        let lines: i32 = patterns.iter().map(|&p| PATTERN_WEIGHT[p as usize]).sum();
+        Shape::from_table(patterns, combo_table())
+    }
+
+    #[inline(always)]
+    fn from_table(patterns: [Pattern; 4], table: &[(Combo, i32)]) -> Shape {
+        let index = patterns[0] as usize
+            + Pattern::COUNT
+                * (patterns[1] as usize
+                    + Pattern::COUNT
+                        * (patterns[2] as usize + Pattern::COUNT * patterns[3] as usize));
+        let (combo, value) = table[index];
         Shape {
             patterns,
             combo,
-            value: lines + COMBO_BONUS[combo as usize],
+            value,
         }
     }
+}
+
+/// Sets or clears the four-cell bit of the cell with dense index `index`.
+#[inline(always)]
+fn set_bit(fours: &mut [[u32; MAX_SIZE]; 2], index: usize, color: usize, on: bool) {
+    let (x, y) = (index % crate::types::STRIDE, index / crate::types::STRIDE);
+    if on {
+        fours[color][y] |= 1 << x;
+    } else {
+        fours[color][y] &= !(1 << x);
+    }
+}
+
+/// Combined shape and value of every four-pattern tuple, indexed `p0 + 10 p1 + 100 p2 + 1000 p3`.
+fn combo_table() -> &'static [(Combo, i32)] {
+    static TABLE: OnceLock<Vec<(Combo, i32)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let n = Pattern::COUNT;
+        let mut table = Vec::with_capacity(n * n * n * n);
+        for i in 0..n * n * n * n {
+            let patterns = [i % n, i / n % n, i / (n * n) % n, i / (n * n * n)]
+                .map(|p| Pattern::from_u8(p as u8));
+            let combo = Combo::of(patterns);
+            let lines: i32 = patterns.iter().map(|&p| PATTERN_WEIGHT[p as usize]).sum();
+            table.push((combo, lines + COMBO_BONUS[combo as usize]));
+        }
+        table
+    })
 }
 
 /// Counts and sums over the empty cells, per colour.
@@ -73,10 +113,13 @@ struct Frame {
 pub struct Position {
     board: Board,
     table: PatternTable,
+    combos: &'static [(Combo, i32)],
     shapes: Vec<[Shape; 2]>,
     /// Number of stones within two cells (5x5 square) of each cell: move candidates.
     near: Vec<u8>,
     totals: Totals,
+    /// Per colour and row, bit `x` set if the empty cell makes at least a four for that colour.
+    fours: [[u32; MAX_SIZE]; 2],
     saved: Vec<Saved>,
     frames: Vec<Frame>,
 }
@@ -87,12 +130,14 @@ impl Position {
         let mut pos = Position {
             board: board.clone(),
             table: PatternTable::for_rule(board.rule()),
+            combos: combo_table(),
             shapes: vec![[Shape::DEAD; 2]; CELL_COUNT],
             near: vec![0; CELL_COUNT],
             totals: Totals {
                 combo_count: [[0; Combo::COUNT]; 2],
                 value_sum: [0; 2],
             },
+            fours: [[0; MAX_SIZE]; 2],
             saved: Vec::with_capacity(4096),
             frames: Vec::with_capacity(256),
         };
@@ -106,6 +151,40 @@ impl Position {
         self.shapes = shapes;
         self.near = near;
         self.totals = totals;
+        self.fours = self.fours_from_shapes();
+    }
+
+    fn fours_from_shapes(&self) -> [[u32; MAX_SIZE]; 2] {
+        let mut fours = [[0; MAX_SIZE]; 2];
+        for p in self.board.empty_cells() {
+            for color in Color::ALL {
+                if self.shapes[p.index()][color.index()].combo >= Combo::Four {
+                    fours[color.index()][p.yu()] |= 1 << p.x;
+                }
+            }
+        }
+        fours
+    }
+
+    #[inline(always)]
+    fn set_four_bit(&mut self, index: usize, color: usize, on: bool) {
+        set_bit(&mut self.fours, index, color, on);
+    }
+
+    /// Calls `f` for every empty cell where `color` makes at least a four, row by row.
+    #[inline]
+    pub fn for_each_four_cell(&self, color: Color, mut f: impl FnMut(Pos)) {
+        for (y, &row) in self.fours[color.index()][..self.board.height()]
+            .iter()
+            .enumerate()
+        {
+            let mut bits = row;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(Pos::new(x, y));
+            }
+        }
     }
 
     /// The from-scratch twin of the incremental state.
@@ -228,6 +307,7 @@ impl Position {
             let shape = self.shapes[index][color.index()];
             self.totals.combo_count[color.index()][shape.combo as usize] -= 1;
             self.totals.value_sum[color.index()] -= shape.value;
+            self.set_four_bit(index, color.index(), false);
         }
         self.board.make_move(pos);
         let (w, h) = (self.board.width() as i32, self.board.height() as i32);
@@ -258,9 +338,15 @@ impl Position {
                 }
             }
         }
-        for saved in self.saved.drain(frame.saved_start as usize..) {
-            self.shapes[saved.index as usize] = saved.shapes;
+        for i in (frame.saved_start as usize..self.saved.len()).rev() {
+            let saved = self.saved[i];
+            let index = saved.index as usize;
+            self.shapes[index] = saved.shapes;
+            for c in 0..2 {
+                self.set_four_bit(index, c, saved.shapes[c].combo >= Combo::Four);
+            }
         }
+        self.saved.truncate(frame.saved_start as usize);
         self.totals = frame.totals;
         #[cfg(debug_assertions)]
         self.assert_consistent();
@@ -295,12 +381,13 @@ impl Position {
                     if patterns[dir] == old.patterns[dir] {
                         continue;
                     }
-                    let new = Shape::from_patterns(patterns);
+                    let new = Shape::from_table(patterns, self.combos);
                     let c = color.index();
                     self.totals.combo_count[c][old.combo as usize] -= 1;
                     self.totals.combo_count[c][new.combo as usize] += 1;
                     self.totals.value_sum[c] += new.value - old.value;
                     self.shapes[index][c] = new;
+                    set_bit(&mut self.fours, index, c, new.combo >= Combo::Four);
                 }
             }
         }

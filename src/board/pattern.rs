@@ -266,10 +266,53 @@ fn table(rule: FiveRule) -> &'static [u8] {
     TABLES[index].get_or_init(|| build(rule))
 }
 
+/// Ternary weights of a 10-bit neighbour mask: `TERNARY[m]` = sum of `3^s` over set bits `s`.
+fn ternary() -> &'static [u16; 1024] {
+    static TERNARY: OnceLock<[u16; 1024]> = OnceLock::new();
+    TERNARY.get_or_init(|| {
+        let mut t = [0u16; 1024];
+        for (m, v) in t.iter_mut().enumerate() {
+            let mut power = 1u16;
+            for s in 0..10 {
+                if m >> s & 1 == 1 {
+                    *v += power;
+                }
+                power = power.wrapping_mul(3);
+            }
+        }
+        t
+    })
+}
+
+/// Number of ternary keys (3^10).
+const TERNARY_SIZE: usize = 59_049;
+
+/// The table re-indexed by ternary keys (own = 1, blocked = 2 per neighbour), for rules where
+/// an opponent stone and a wall block alike: 59 KB instead of 1 MB, so lookups stay in cache.
+fn compact(rule: FiveRule) -> &'static [u8] {
+    static TABLES: [OnceLock<Box<[u8]>>; 2] = [const { OnceLock::new() }; 2];
+    TABLES[rule as usize].get_or_init(|| {
+        let full = table(rule);
+        let mut out = vec![0u8; TERNARY_SIZE].into_boxed_slice();
+        for own in 0..1024usize {
+            for opp in 0..1024usize {
+                if own & opp == 0 {
+                    let t = ternary();
+                    out[t[own] as usize + 2 * t[opp] as usize] = full[own | opp << 10];
+                }
+            }
+        }
+        out
+    })
+}
+
 /// The pattern tables for one rule, per colour.
 #[derive(Clone, Copy)]
 pub struct PatternTable {
     tables: [&'static [u8]; 2],
+    /// True when `tables` are ternary-indexed (rules without caro's closed-five exception).
+    ternary: bool,
+    weights: &'static [u16; 1024],
 }
 
 impl PatternTable {
@@ -281,11 +324,24 @@ impl PatternTable {
             (true, false) => FiveRule::Caro,
             (true, true) => FiveRule::CaroExact,
         };
-        PatternTable {
-            tables: [
-                table(five_rule(Color::Black)),
-                table(five_rule(Color::White)),
-            ],
+        if rule.is_caro() {
+            PatternTable {
+                tables: [
+                    table(five_rule(Color::Black)),
+                    table(five_rule(Color::White)),
+                ],
+                ternary: false,
+                weights: ternary(),
+            }
+        } else {
+            PatternTable {
+                tables: [
+                    compact(five_rule(Color::Black)),
+                    compact(five_rule(Color::White)),
+                ],
+                ternary: true,
+                weights: ternary(),
+            }
         }
     }
 
@@ -300,10 +356,17 @@ impl PatternTable {
         bit: u32,
     ) -> Pattern {
         let walls = lines.walls(dir, line);
-        let own = lines.stones(color, dir, line) | walls;
+        let own = lines.stones(color, dir, line);
         let opp = lines.stones(color.opponent(), dir, line) | walls;
-        let key = squeeze(own >> (bit - 5)) | squeeze(opp >> (bit - 5)) << 10;
-        Pattern::from_u8(self.tables[color.index()][key])
+        let table = self.tables[color.index()];
+        let value = if self.ternary {
+            let t = self.weights;
+            table[t[squeeze(own >> (bit - 5))] as usize + 2 * t[squeeze(opp >> (bit - 5))] as usize]
+        } else {
+            let own = own | walls;
+            table[squeeze(own >> (bit - 5)) | squeeze(opp >> (bit - 5)) << 10]
+        };
+        Pattern::from_u8(value)
     }
 }
 

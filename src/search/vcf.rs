@@ -72,15 +72,11 @@ impl VcfSolver {
     /// Cells where `color` makes a five (or, with `at_least` = Four, any four).
     fn cells_with(pos: &Position, color: Color, at_least: Combo, out: &mut Vec<Pos>) {
         out.clear();
-        let board = pos.board();
-        for y in 0..board.height() {
-            for x in 0..board.width() {
-                let p = Pos::new(x, y);
-                if board.is_empty(p) && pos.shape(p, color).combo >= at_least {
-                    out.push(p);
-                }
+        pos.for_each_four_cell(color, |p| {
+            if pos.shape(p, color).combo >= at_least {
+                out.push(p);
             }
-        }
+        });
     }
 
     fn attack(&mut self, pos: &mut Position, depth: u8) -> bool {
