@@ -357,35 +357,33 @@ impl Position {
         let lines = self.board.lines();
         for (dir, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             let (line, bit) = lines.locate(dir, pos);
-            let blocked = lines.walls(dir, line)
-                | lines.stones(Color::Black, dir, line)
-                | lines.stones(Color::White, dir, line);
+            let black = lines.stones(Color::Black, dir, line);
+            let white = lines.stones(Color::White, dir, line);
+            let walls = lines.walls(dir, line);
+            let blocked = black | white | walls;
             for k in -5i32..=5 {
                 let b = (bit as i32 + k) as u32;
                 if k == 0 || blocked & (1 << b) != 0 {
                     continue;
                 }
-                let cell = Pos::new(
-                    (pos.x as i32 + dx * k) as usize,
-                    (pos.y as i32 + dy * k) as usize,
-                );
-                let index = cell.index();
+                let index = (pos.y as i32 + dy * k) as usize * crate::types::STRIDE
+                    + (pos.x as i32 + dx * k) as usize;
+                let old = self.shapes[index];
                 self.saved.push(Saved {
                     index: index as u16,
-                    shapes: self.shapes[index],
+                    shapes: old,
                 });
-                for color in Color::ALL {
-                    let old = self.shapes[index][color.index()];
-                    let mut patterns = old.patterns;
-                    patterns[dir] = self.table.pattern(lines, color, dir, line, b);
-                    if patterns[dir] == old.patterns[dir] {
+                let fresh = self.table.patterns_both(black, white, walls, b);
+                for c in 0..2 {
+                    if fresh[c] == old[c].patterns[dir] {
                         continue;
                     }
+                    let mut patterns = old[c].patterns;
+                    patterns[dir] = fresh[c];
                     let new = Shape::from_table(patterns, self.combos);
-                    let c = color.index();
-                    self.totals.combo_count[c][old.combo as usize] -= 1;
+                    self.totals.combo_count[c][old[c].combo as usize] -= 1;
                     self.totals.combo_count[c][new.combo as usize] += 1;
-                    self.totals.value_sum[c] += new.value - old.value;
+                    self.totals.value_sum[c] += new.value - old[c].value;
                     self.shapes[index][c] = new;
                     set_bit(&mut self.fours, index, c, new.combo >= Combo::Four);
                 }

@@ -370,6 +370,34 @@ impl PatternTable {
     }
 }
 
+impl PatternTable {
+    /// The shapes black and white would make on the empty cell at `bit` of a line with the
+    /// given masks. Ternary keys add up over disjoint masks, so three weight lookups serve both
+    /// colours: black's key is `w(black) + 2 (w(white) + w(walls))`, white's the mirror.
+    #[inline(always)]
+    pub fn patterns_both(&self, black: u32, white: u32, walls: u32, bit: u32) -> [Pattern; 2] {
+        let shift = bit - 5;
+        if self.ternary {
+            let t = self.weights;
+            let b = t[squeeze(black >> shift)] as usize;
+            let w = t[squeeze(white >> shift)] as usize;
+            let x = t[squeeze(walls >> shift)] as usize;
+            [
+                Pattern::from_u8(self.tables[0][b + 2 * (w + x)]),
+                Pattern::from_u8(self.tables[1][w + 2 * (b + x)]),
+            ]
+        } else {
+            let key = |own: u32, opp: u32| {
+                squeeze((own | walls) >> shift) | squeeze((opp | walls) >> shift) << 10
+            };
+            [
+                Pattern::from_u8(self.tables[0][key(black, white)]),
+                Pattern::from_u8(self.tables[1][key(white, black)]),
+            ]
+        }
+    }
+}
+
 /// The ten neighbour bits of an 11-bit window (centre at bit 5 dropped).
 #[inline(always)]
 fn squeeze(window: u32) -> usize {

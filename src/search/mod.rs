@@ -6,3 +6,4 @@ pub mod pvs;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod vct;

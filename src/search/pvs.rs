@@ -17,6 +17,7 @@ use super::movegen::{self, Situation};
 use super::time::{Clock, InstantClock, TimeManager};
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use super::vcf::VcfSolver;
+use super::vct::VctSolver;
 use crate::board::pattern::Combo;
 use crate::board::Board;
 use crate::engine::{Limits, SearchResult, WIN_SCORE};
@@ -30,6 +31,8 @@ pub const WIN_THRESHOLD: i32 = WIN_SCORE - 1000;
 const INFINITE: i32 = WIN_SCORE + 1;
 /// Nodes the root VCF may spend before the main search.
 const ROOT_VCF_NODES: u64 = 200_000;
+/// Nodes the root VCT may spend (less when the time limit is short).
+const ROOT_VCT_NODES: u64 = 40_000;
 /// Nodes a leaf VCF may spend.
 const LEAF_VCF_NODES: u64 = 64;
 /// Plies from the start of the game during which equal root moves are chosen at random.
@@ -49,6 +52,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 pub struct Searcher {
     tt: TranspositionTable,
     vcf: VcfSolver,
+    vct: VctSolver,
     killers: Vec<[Option<Pos>; 2]>,
     history: Vec<[i32; CELL_COUNT]>,
     rng: StdRng,
@@ -69,6 +73,7 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(tt_bytes),
             vcf: VcfSolver::new(),
+            vct: VctSolver::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![[0; CELL_COUNT]; 2],
             rng: StdRng::seed_from_u64(std::process::id() as u64 ^ 0x9e37_79b9),
@@ -86,6 +91,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.vcf.clear();
+        self.vct.clear();
         self.history.iter_mut().for_each(|h| h.fill(0));
     }
 
@@ -142,7 +148,7 @@ impl Searcher {
             _ => {}
         }
         if situation != Situation::MustBlockFive && !time.is_instant() {
-            if let Some(line) = self.vcf.solve(&mut pos, 60, ROOT_VCF_NODES) {
+            if let Some(line) = self.vcf.solve(&mut pos, 100, ROOT_VCF_NODES) {
                 if !excluded.contains(&line[0]) {
                     self.nodes += self.vcf.nodes();
                     let score = WIN_SCORE - line.len() as i32;
@@ -155,6 +161,18 @@ impl Searcher {
                 }
             }
             self.nodes += self.vcf.nodes();
+            // Threat-space search: a budget that fits the time limit, fixed when untimed.
+            let budget = time
+                .soft_limit_ms()
+                .map_or(ROOT_VCT_NODES, |ms| (ms * 40).min(ROOT_VCT_NODES));
+            if let Some(first) = self.vct.solve(&mut pos, 8, budget) {
+                self.nodes += self.vct.nodes();
+                if !excluded.contains(&first) {
+                    report(&format!("VCT found: first {first}"));
+                    return self.result(first, WIN_SCORE - 100, 1);
+                }
+            }
+            self.nodes += self.vct.nodes();
         }
         if time.is_instant() {
             return self.result(best, moves[0].1, 0);

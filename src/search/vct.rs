@@ -1,0 +1,204 @@
+//! Victory by continuous threats (VCT): a threat-space search in which the attacker plays fours
+//! and threes (moves that make a flexible four possible next), and the defender answers a four
+//! at its only point, and a three at any point that blocks it or with any counter-four. A
+//! counter-four must be blocked before the attack goes on, so a defender's own VCF refutes the
+//! attack. Bounded by attacker moves and nodes.
+
+use super::movegen::{self, Situation};
+use super::vcf::VcfSolver;
+use crate::board::pattern::Combo;
+use crate::position::Position;
+use crate::types::{Color, Pos};
+
+const TABLE_SIZE: usize = 1 << 16;
+/// Node budget of the VCF tried at each attacker node.
+const INNER_VCF_NODES: u64 = 200;
+
+/// A VCT solver with a table of positions it has shown to have no VCT.
+pub struct VctSolver {
+    failed: Vec<(u64, u8)>,
+    vcf: VcfSolver,
+    nodes: u64,
+    node_limit: u64,
+    attacker: Color,
+}
+
+impl Default for VctSolver {
+    fn default() -> Self {
+        VctSolver::new()
+    }
+}
+
+impl VctSolver {
+    /// An empty solver.
+    pub fn new() -> VctSolver {
+        VctSolver {
+            failed: vec![(0, 0); TABLE_SIZE],
+            vcf: VcfSolver::new(),
+            nodes: 0,
+            node_limit: 0,
+            attacker: Color::Black,
+        }
+    }
+
+    /// Forgets stored results.
+    pub fn clear(&mut self) {
+        self.failed.iter_mut().for_each(|e| *e = (0, 0));
+        self.vcf.clear();
+    }
+
+    /// Nodes visited by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches a VCT for the side to move of at most `max_depth` attacker threats and
+    /// `node_limit` nodes; returns the first move of a win.
+    pub fn solve(&mut self, pos: &mut Position, max_depth: u32, node_limit: u64) -> Option<Pos> {
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        self.attacker = pos.side_to_move();
+        // Deepen one threat at a time: short wins are found before long lines are explored.
+        for depth in 1..=max_depth.min(60) as u8 {
+            let mut first = None;
+            if self.attacker_node(pos, depth, &mut first) {
+                return first;
+            }
+            if self.out_of_nodes() {
+                break;
+            }
+        }
+        None
+    }
+
+    fn out_of_nodes(&self) -> bool {
+        self.nodes >= self.node_limit
+    }
+
+    fn attacker_node(&mut self, pos: &mut Position, depth: u8, first: &mut Option<Pos>) -> bool {
+        self.nodes += 1;
+        let me = pos.side_to_move();
+        let op = me.opponent();
+        debug_assert_eq!(me, self.attacker);
+        if pos.combo_count(me, Combo::Five) > 0 {
+            *first = first.or_else(|| find(pos, me, Combo::Five));
+            return true;
+        }
+        if pos.combo_count(op, Combo::Five) > 0 {
+            // Block the defender's counter-four, then the defender moves again.
+            if pos.combo_count(op, Combo::Five) > 1 {
+                return false;
+            }
+            let Some(block) = find(pos, op, Combo::Five) else {
+                return false;
+            };
+            if pos.is_forbidden(block) {
+                return false;
+            }
+            pos.make_move(block);
+            let won = self.defender_node(pos, depth);
+            pos.undo_move();
+            if won {
+                *first = first.or(Some(block));
+            }
+            return won;
+        }
+        if let Some(line) = self.vcf.solve(pos, 20, INNER_VCF_NODES) {
+            self.nodes += self.vcf.nodes();
+            *first = first.or(Some(line[0]));
+            return true;
+        }
+        if depth == 0 || self.out_of_nodes() {
+            return false;
+        }
+        let slot = pos.hash() as usize % TABLE_SIZE;
+        if self.failed[slot] == (pos.hash(), depth)
+            || (self.failed[slot].0 == pos.hash() && self.failed[slot].1 > depth)
+        {
+            return false;
+        }
+        let mut threats: Vec<(Pos, Combo)> = Vec::new();
+        for p in pos.board().empty_cells() {
+            let combo = pos.shape(p, me).combo;
+            if combo >= Combo::FlexThree && pos.is_candidate(p) {
+                threats.push((p, combo));
+            }
+        }
+        threats.sort_by_key(|&(p, c)| {
+            (
+                std::cmp::Reverse(c),
+                std::cmp::Reverse(movegen::order_score(pos, p)),
+            )
+        });
+        for (m, _) in threats {
+            if pos.is_forbidden(m) {
+                continue;
+            }
+            pos.make_move(m);
+            let won = self.defender_node(pos, depth - 1);
+            pos.undo_move();
+            if won {
+                *first = first.or(Some(m));
+                return true;
+            }
+            if self.out_of_nodes() {
+                return false;
+            }
+        }
+        self.failed[slot] = (pos.hash(), depth);
+        false
+    }
+
+    /// The defender to move after an attacker threat: true if every defence loses.
+    fn defender_node(&mut self, pos: &mut Position, depth: u8) -> bool {
+        self.nodes += 1;
+        let me = pos.side_to_move();
+        let att = me.opponent();
+        if pos.combo_count(me, Combo::Five) > 0 {
+            return false;
+        }
+        let att_fives = pos.combo_count(att, Combo::Five);
+        if att_fives >= 2 {
+            return true;
+        }
+        if att_fives == 1 {
+            let Some(block) = find(pos, att, Combo::Five) else {
+                return false;
+            };
+            if pos.is_forbidden(block) {
+                return true;
+            }
+            pos.make_move(block);
+            let won = self.attacker_node(pos, depth, &mut None);
+            pos.undo_move();
+            return won;
+        }
+        let mut defences = Vec::new();
+        if movegen::generate(pos, &mut defences) != Situation::MustDefendThree {
+            // The attacker's move threatened nothing the defender must answer.
+            return false;
+        }
+        if defences.is_empty() {
+            return true;
+        }
+        for (d, _) in defences {
+            pos.make_move(d);
+            let won = self.attacker_node(pos, depth, &mut None);
+            pos.undo_move();
+            if !won || self.out_of_nodes() {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+fn find(pos: &Position, color: Color, combo: Combo) -> Option<Pos> {
+    let mut found = None;
+    pos.for_each_four_cell(color, |p| {
+        if found.is_none() && pos.shape(p, color).combo >= combo {
+            found = Some(p);
+        }
+    });
+    found
+}
