@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 #![warn(clippy::print_stdout)]
 
+pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod engine;
