@@ -369,11 +369,15 @@ impl Position {
                 let index = (pos.y as i32 + dy * k) as usize * crate::types::STRIDE
                     + (pos.x as i32 + dx * k) as usize;
                 let old = self.shapes[index];
+                let fresh = self.table.patterns_both(black, white, walls, b);
+                if fresh[0] == old[0].patterns[dir] && fresh[1] == old[1].patterns[dir] {
+                    // Most cells of the window keep their shapes: nothing to save or redo.
+                    continue;
+                }
                 self.saved.push(Saved {
                     index: index as u16,
                     shapes: old,
                 });
-                let fresh = self.table.patterns_both(black, white, walls, b);
                 for c in 0..2 {
                     if fresh[c] == old[c].patterns[dir] {
                         continue;
