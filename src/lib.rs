@@ -9,5 +9,6 @@ pub mod engine;
 pub mod eval;
 pub mod notation;
 pub mod position;
+pub mod protocol;
 pub mod search;
 pub mod types;

@@ -1,13 +1,63 @@
 //! `pbrain-wuzi`: the engine binary.
+//!
+//! Without arguments it speaks the Gomocup protocol on stdin/stdout, which is how every
+//! manager starts it. Other modes are chosen by a first argument (see [`USAGE`]).
+
+use std::env;
+
+use anyhow::bail;
+
+/// Command-line help; printed by `pbrain-wuzi help`.
+const USAGE: &str = "usage: pbrain-wuzi [protocol | one-ply | bench [depth] | version | help]
+  (no argument)  speak the Gomocup pbrain protocol on stdin/stdout
+  one-ply        the same, but moves come from the one-ply threat scorer (a match baseline)
+  bench [depth]  search the fixed bench positions; the last line is the node count signature
+  version        print the version
+Logging goes to stderr and is off unless RUST_LOG is set (e.g. RUST_LOG=debug).
+WUZI_SEED=N fixes the seed that picks among equal opening moves (replayable self-play).";
 
 fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("bench") {
-        let depth = args
-            .get(1)
-            .and_then(|d| d.parse().ok())
-            .unwrap_or(wuzi::bench::DEFAULT_DEPTH);
-        wuzi::bench::run(depth, &mut std::io::stdout().lock())?;
+    init_logging();
+    let args: Vec<String> = env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None | Some("protocol") => wuzi::protocol::run::run_stdio(),
+        Some("one-ply") => {
+            let mut engine = wuzi::engine::Engine::new();
+            engine.set_one_ply(true);
+            wuzi::protocol::run::run_stdio_with(engine)
+        }
+        Some("bench") => {
+            let depth = match args.get(1) {
+                Some(depth) => depth
+                    .parse()
+                    .map_err(|_| anyhow::anyhow!("bench: bad depth {depth:?}\n{USAGE}"))?,
+                None => wuzi::bench::DEFAULT_DEPTH,
+            };
+            wuzi::bench::run(depth, &mut std::io::stdout().lock())?;
+            Ok(())
+        }
+        Some("version" | "--version" | "-V") => {
+            println!("wuzi {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => bail!("unknown mode {other:?}\n{USAGE}"),
     }
-    Ok(())
+}
+
+/// Logs to stderr only when `RUST_LOG` is set: under Piskvork stderr shares the pipe with the
+/// protocol, so a default-on logger would corrupt the replies.
+fn init_logging() {
+    let mut builder = env_logger::Builder::new();
+    builder
+        .filter_level(log::LevelFilter::Off)
+        .target(env_logger::Target::Stderr);
+    if let Ok(spec) = env::var("RUST_LOG") {
+        builder.parse_filters(&spec);
+    }
+    // Fails only if a logger is already set, which cannot happen here.
+    let _ = builder.try_init();
 }

@@ -76,7 +76,7 @@ impl Searcher {
             vct: VctSolver::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![[0; CELL_COUNT]; 2],
-            rng: StdRng::seed_from_u64(std::process::id() as u64 ^ 0x9e37_79b9),
+            rng: StdRng::seed_from_u64(default_seed()),
             nodes: 0,
             aborted: false,
         }
@@ -148,7 +148,18 @@ impl Searcher {
             _ => {}
         }
         if situation != Situation::MustBlockFive && !time.is_instant() {
-            if let Some(line) = self.vcf.solve(&mut pos, 100, ROOT_VCF_NODES) {
+            // The solvers may use a share of the soft limit, and stop at once on STOP.
+            let share = |divisor: u64| {
+                let cutoff = time.soft_limit_ms().map(|soft| soft / divisor);
+                move || {
+                    stop.load(Ordering::Relaxed) || cutoff.is_some_and(|c| time.elapsed_ms() >= c)
+                }
+            };
+            let vcf_abort = share(4);
+            if let Some(line) = self
+                .vcf
+                .solve_until(&mut pos, 100, ROOT_VCF_NODES, &vcf_abort)
+            {
                 if !excluded.contains(&line[0]) {
                     self.nodes += self.vcf.nodes();
                     let score = WIN_SCORE - line.len() as i32;
@@ -161,11 +172,14 @@ impl Searcher {
                 }
             }
             self.nodes += self.vcf.nodes();
-            // Threat-space search: a budget that fits the time limit, fixed when untimed.
-            let budget = time
-                .soft_limit_ms()
-                .map_or(ROOT_VCT_NODES, |ms| (ms * 40).min(ROOT_VCT_NODES));
-            if let Some(first) = self.vct.solve(&mut pos, 8, budget) {
+            // Threat-space search: a budget that fits the time limit, or the depth when untimed.
+            let budget = match (time.soft_limit_ms(), time.max_depth()) {
+                (Some(ms), _) => (ms * 40).min(ROOT_VCT_NODES),
+                (None, Some(depth)) => (1000 * depth as u64 * depth as u64).min(ROOT_VCT_NODES),
+                (None, None) => ROOT_VCT_NODES,
+            };
+            let vct_abort = share(3);
+            if let Some(first) = self.vct.solve_until(&mut pos, 8, budget, &vct_abort) {
                 self.nodes += self.vct.nodes();
                 if !excluded.contains(&first) {
                     report(&format!("VCT found: first {first}"));
@@ -528,6 +542,21 @@ impl Searcher {
             (combo == Combo::FlexFour || combo == Combo::DoubleFour) && !pos.is_forbidden(p)
         })
     }
+}
+
+/// Seed of the opening-move choice: `WUZI_SEED` if set (replayable self-play), else from the
+/// process id and the clock, so games from one opening differ.
+fn default_seed() -> u64 {
+    if let Some(seed) = std::env::var("WUZI_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+    {
+        return seed;
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (std::process::id() as u64).rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15
 }
 
 /// Score as printed in progress lines: `+win in N` / `-loss in N` for proven results.

@@ -57,10 +57,22 @@ impl VcfSolver {
         max_depth: u32,
         node_limit: u64,
     ) -> Option<Vec<Pos>> {
+        self.solve_until(pos, max_depth, node_limit, &|| false)
+    }
+
+    /// [`solve`](Self::solve) that also gives up once `abort` returns true (checked every 256
+    /// nodes), e.g. when the move's time is spent or a STOP arrived.
+    pub fn solve_until(
+        &mut self,
+        pos: &mut Position,
+        max_depth: u32,
+        node_limit: u64,
+        abort: &dyn Fn() -> bool,
+    ) -> Option<Vec<Pos>> {
         self.nodes = 0;
         self.node_limit = node_limit;
         self.line.clear();
-        if self.attack(pos, max_depth.min(u8::MAX as u32) as u8) {
+        if self.attack(pos, max_depth.min(u8::MAX as u32) as u8, abort) {
             let mut line = std::mem::take(&mut self.line);
             line.reverse();
             Some(line)
@@ -79,8 +91,12 @@ impl VcfSolver {
         });
     }
 
-    fn attack(&mut self, pos: &mut Position, depth: u8) -> bool {
+    fn attack(&mut self, pos: &mut Position, depth: u8, abort: &dyn Fn() -> bool) -> bool {
         self.nodes += 1;
+        if self.nodes & 255 == 0 && abort() {
+            // Unwinds like an exhausted budget: nothing is recorded as disproven.
+            self.node_limit = 0;
+        }
         let me = pos.side_to_move();
         let op = me.opponent();
         let mut candidates = Vec::new();
@@ -130,7 +146,7 @@ impl VcfSolver {
                         true
                     } else {
                         pos.make_move(block);
-                        let won = self.attack(pos, depth - 1);
+                        let won = self.attack(pos, depth - 1, abort);
                         pos.undo_move();
                         if won {
                             self.line.push(block);

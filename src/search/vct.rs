@@ -55,13 +55,25 @@ impl VctSolver {
     /// Searches a VCT for the side to move of at most `max_depth` attacker threats and
     /// `node_limit` nodes; returns the first move of a win.
     pub fn solve(&mut self, pos: &mut Position, max_depth: u32, node_limit: u64) -> Option<Pos> {
+        self.solve_until(pos, max_depth, node_limit, &|| false)
+    }
+
+    /// [`solve`](Self::solve) that also gives up once `abort` returns true (checked every 256
+    /// nodes).
+    pub fn solve_until(
+        &mut self,
+        pos: &mut Position,
+        max_depth: u32,
+        node_limit: u64,
+        abort: &dyn Fn() -> bool,
+    ) -> Option<Pos> {
         self.nodes = 0;
         self.node_limit = node_limit;
         self.attacker = pos.side_to_move();
         // Deepen one threat at a time: short wins are found before long lines are explored.
         for depth in 1..=max_depth.min(60) as u8 {
             let mut first = None;
-            if self.attacker_node(pos, depth, &mut first) {
+            if self.attacker_node(pos, depth, &mut first, abort) {
                 return first;
             }
             if self.out_of_nodes() {
@@ -75,8 +87,17 @@ impl VctSolver {
         self.nodes >= self.node_limit
     }
 
-    fn attacker_node(&mut self, pos: &mut Position, depth: u8, first: &mut Option<Pos>) -> bool {
+    fn attacker_node(
+        &mut self,
+        pos: &mut Position,
+        depth: u8,
+        first: &mut Option<Pos>,
+        abort: &dyn Fn() -> bool,
+    ) -> bool {
         self.nodes += 1;
+        if self.nodes & 255 == 0 && abort() {
+            self.node_limit = 0;
+        }
         let me = pos.side_to_move();
         let op = me.opponent();
         debug_assert_eq!(me, self.attacker);
@@ -96,7 +117,7 @@ impl VctSolver {
                 return false;
             }
             pos.make_move(block);
-            let won = self.defender_node(pos, depth);
+            let won = self.defender_node(pos, depth, abort);
             pos.undo_move();
             if won {
                 *first = first.or(Some(block));
@@ -135,7 +156,7 @@ impl VctSolver {
                 continue;
             }
             pos.make_move(m);
-            let won = self.defender_node(pos, depth - 1);
+            let won = self.defender_node(pos, depth - 1, abort);
             pos.undo_move();
             if won {
                 *first = first.or(Some(m));
@@ -150,7 +171,7 @@ impl VctSolver {
     }
 
     /// The defender to move after an attacker threat: true if every defence loses.
-    fn defender_node(&mut self, pos: &mut Position, depth: u8) -> bool {
+    fn defender_node(&mut self, pos: &mut Position, depth: u8, abort: &dyn Fn() -> bool) -> bool {
         self.nodes += 1;
         let me = pos.side_to_move();
         let att = me.opponent();
@@ -169,7 +190,7 @@ impl VctSolver {
                 return true;
             }
             pos.make_move(block);
-            let won = self.attacker_node(pos, depth, &mut None);
+            let won = self.attacker_node(pos, depth, &mut None, abort);
             pos.undo_move();
             return won;
         }
@@ -183,7 +204,7 @@ impl VctSolver {
         }
         for (d, _) in defences {
             pos.make_move(d);
-            let won = self.attacker_node(pos, depth, &mut None);
+            let won = self.attacker_node(pos, depth, &mut None, abort);
             pos.undo_move();
             if !won || self.out_of_nodes() {
                 return false;
