@@ -118,7 +118,10 @@ impl Engine {
     }
 
     fn searcher(&mut self, limits: &Limits) -> &mut Searcher {
-        let bytes = table_bytes(limits);
+        let bytes = match time_scaled_table_bytes(limits) {
+            Some(scaled) => table_bytes(limits).min(scaled),
+            None => table_bytes(limits),
+        };
         let searcher = self.searcher.get_or_insert_with(|| Searcher::new(bytes));
         searcher.resize_table(bytes);
         searcher
@@ -202,6 +205,40 @@ impl Engine {
         }
         found
     }
+}
+
+/// Nodes per millisecond assumed when sizing the table for a time control.
+const TABLE_NODES_PER_MS: usize = 1_000;
+/// Moves' worth of nodes the table is sized to keep.
+const TABLE_MOVES_KEPT: usize = 4;
+/// Bytes per table entry (three entries per 32-byte bucket), rounded up.
+const TABLE_ENTRY_BYTES: usize = 11;
+
+/// A table size that fits the time control: about four moves' worth of nodes, rounded up to a
+/// power of two (at least 1 MiB). A table far larger than a move can fill only costs page
+/// faults on first touch (hundreds of milliseconds for hundreds of MiB), which a short time
+/// control cannot afford. Sized from `timeout_turn`/`timeout_match`, not `time_left`, so it
+/// stays the same through a game. `None` when the game is untimed.
+pub fn time_scaled_table_bytes(limits: &Limits) -> Option<usize> {
+    const UNLIMITED: i64 = 2_147_483_647;
+    let turn = limits.timeout_turn_ms.filter(|&t| t > 0 && t < UNLIMITED);
+    let game = limits
+        .timeout_match_ms
+        .filter(|&m| m > 0 && m < UNLIMITED)
+        .map(|m| m / 20);
+    let per_move = match (turn, game) {
+        (Some(t), Some(g)) => t.min(g),
+        (Some(t), None) => t,
+        (None, Some(g)) => g,
+        (None, None) => return None,
+    } as usize;
+    let bytes = per_move.saturating_mul(TABLE_NODES_PER_MS * TABLE_MOVES_KEPT * TABLE_ENTRY_BYTES);
+    Some(
+        bytes
+            .max(1 << 20)
+            .checked_next_power_of_two()
+            .unwrap_or(usize::MAX),
+    )
 }
 
 /// Every candidate move with its one-ply score, best first. Candidates are the empty points
@@ -307,6 +344,36 @@ mod tests {
         engine
             .think(b, &Limits::default(), Instant::now(), &stop, &mut |_| {})
             .best
+    }
+
+    #[test]
+    fn table_size_follows_the_time_control() {
+        let limits = |turn: Option<i64>, game: Option<i64>| Limits {
+            timeout_turn_ms: turn,
+            timeout_match_ms: game,
+            ..Limits::default()
+        };
+        // 0.2 s per move: 200 * 1000 * 4 * 11 bytes = 8.8 MB -> 16 MiB.
+        assert_eq!(
+            time_scaled_table_bytes(&limits(Some(200), None)),
+            Some(16 << 20)
+        );
+        // Fast game 5 s / 120 s: the per-move share is min(5000, 6000) -> 256 MiB.
+        assert_eq!(
+            time_scaled_table_bytes(&limits(Some(5000), Some(120_000))),
+            Some(256 << 20)
+        );
+        // Untimed: no time-based cap.
+        assert_eq!(time_scaled_table_bytes(&limits(None, Some(0))), None);
+        assert_eq!(
+            time_scaled_table_bytes(&limits(Some(2_147_483_647), None)),
+            None
+        );
+        // Tiny limits still get 1 MiB.
+        assert_eq!(
+            time_scaled_table_bytes(&limits(Some(1), None)),
+            Some(1 << 20)
+        );
     }
 
     #[test]

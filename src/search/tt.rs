@@ -140,7 +140,11 @@ impl TranspositionTable {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        // A fresh zeroed allocation instead of writing every bucket: freeing and mapping new
+        // pages is immediate, filling hundreds of MiB is not.
+        let count = self.buckets.len();
+        self.buckets = Vec::new();
+        self.buckets = allocate(count * BUCKET_BYTES);
         self.generation = 0;
     }
 
@@ -267,16 +271,40 @@ fn bucket_count(bytes: usize) -> usize {
 fn allocate(bytes: usize) -> Vec<Bucket> {
     let mut count = bucket_count(bytes);
     loop {
-        let mut buckets = Vec::new();
-        if buckets.try_reserve_exact(count).is_ok() || count == 1 {
-            buckets.resize(count, Bucket::default());
+        if let Some(buckets) = zeroed_buckets(count) {
             return buckets;
+        }
+        if count == 1 {
+            return vec![Bucket::default()];
         }
         log::warn!(
             "transposition table: cannot allocate {} bytes, halving",
             count * BUCKET_BYTES
         );
         count /= 2;
+    }
+}
+
+/// `count` empty buckets from a zeroed allocation, or `None` if it cannot be had.
+///
+/// Large zeroed allocations come from the system as untouched pages that read as zero, so a
+/// table of hundreds of MiB costs nothing until the search writes to it: the first move of a
+/// game (whose clock under GomocupJudge includes all start-up work) does not pay for it.
+fn zeroed_buckets(count: usize) -> Option<Vec<Bucket>> {
+    let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size. `Bucket` is plain integers, for which all-zero
+    // bytes are a valid value (the empty bucket, equal to `Bucket::default()`). The pointer was
+    // allocated by the global allocator with exactly the layout of `count` buckets, which is
+    // what `Vec::from_raw_parts` needs for length and capacity `count`.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(ptr, count, count))
     }
 }
 
