@@ -44,13 +44,14 @@ impl Shape {
     }
 
     #[inline(always)]
-    fn from_table(patterns: [Pattern; 4], table: &[(Combo, i32)]) -> Shape {
+    fn from_table(patterns: [Pattern; 4], table: &[u32]) -> Shape {
         let index = patterns[0] as usize
             + Pattern::COUNT
                 * (patterns[1] as usize
                     + Pattern::COUNT
                         * (patterns[2] as usize + Pattern::COUNT * patterns[3] as usize));
-        let (combo, value) = table[index];
+        let entry = table[index];
+        let (combo, value) = (Combo::from_u8((entry & 15) as u8), (entry >> 4) as i32);
         Shape {
             patterns,
             combo,
@@ -71,8 +72,10 @@ fn set_bit(fours: &mut [[u32; MAX_SIZE]; 2], index: usize, color: usize, on: boo
 }
 
 /// Combined shape and value of every four-pattern tuple, indexed `p0 + 10 p1 + 100 p2 + 1000 p3`.
-fn combo_table() -> &'static [(Combo, i32)] {
-    static TABLE: OnceLock<Vec<(Combo, i32)>> = OnceLock::new();
+///
+/// Entries are packed as `value << 4 | combo` in a `u32` (40 KB, so lookups stay in L1).
+fn combo_table() -> &'static [u32] {
+    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let n = Pattern::COUNT;
         let mut table = Vec::with_capacity(n * n * n * n);
@@ -81,7 +84,9 @@ fn combo_table() -> &'static [(Combo, i32)] {
                 .map(|p| Pattern::from_u8(p as u8));
             let combo = Combo::of(patterns);
             let lines: i32 = patterns.iter().map(|&p| PATTERN_WEIGHT[p as usize]).sum();
-            table.push((combo, lines + COMBO_BONUS[combo as usize]));
+            let value = lines + COMBO_BONUS[combo as usize];
+            debug_assert!((0..1 << 27).contains(&value));
+            table.push((value as u32) << 4 | combo as u32);
         }
         table
     })
@@ -113,13 +118,15 @@ struct Frame {
 pub struct Position {
     board: Board,
     table: PatternTable,
-    combos: &'static [(Combo, i32)],
+    combos: &'static [u32],
     shapes: Vec<[Shape; 2]>,
     /// Number of stones within two cells (5x5 square) of each cell: move candidates.
     near: Vec<u8>,
     totals: Totals,
     /// Per colour and row, bit `x` set if the empty cell makes at least a four for that colour.
     fours: [[u32; MAX_SIZE]; 2],
+    /// Per row, bit `x` set if the cell is empty and within two cells of a stone.
+    candidates: [u32; MAX_SIZE],
     saved: Vec<Saved>,
     frames: Vec<Frame>,
 }
@@ -138,6 +145,7 @@ impl Position {
                 value_sum: [0; 2],
             },
             fours: [[0; MAX_SIZE]; 2],
+            candidates: [0; MAX_SIZE],
             saved: Vec::with_capacity(4096),
             frames: Vec::with_capacity(256),
         };
@@ -152,6 +160,31 @@ impl Position {
         self.near = near;
         self.totals = totals;
         self.fours = self.fours_from_shapes();
+        self.candidates = self.candidates_from_near();
+    }
+
+    fn candidates_from_near(&self) -> [u32; MAX_SIZE] {
+        let mut rows = [0; MAX_SIZE];
+        for p in self.board.empty_cells() {
+            if self.near[p.index()] > 0 {
+                rows[p.yu()] |= 1 << p.x;
+            }
+        }
+        rows
+    }
+
+    /// Rows of candidate bits: bit `x` of row `y` is set if `(x, y)` is empty and within two
+    /// cells of a stone.
+    #[inline]
+    pub fn candidate_rows(&self) -> &[u32] {
+        &self.candidates[..self.board.height()]
+    }
+
+    /// Rows of four-cell bits of `color`: bit `x` of row `y` is set if `color` makes at least a
+    /// four on the empty cell `(x, y)`.
+    #[inline]
+    pub fn four_rows(&self, color: Color) -> &[u32] {
+        &self.fours[color.index()][..self.board.height()]
     }
 
     fn fours_from_shapes(&self) -> [[u32; MAX_SIZE]; 2] {
@@ -311,14 +344,16 @@ impl Position {
         }
         self.board.make_move(pos);
         let (w, h) = (self.board.width() as i32, self.board.height() as i32);
-        for dy in -2..=2 {
-            for dx in -2..=2 {
-                let (x, y) = (pos.x as i32 + dx, pos.y as i32 + dy);
-                if x >= 0 && y >= 0 && x < w && y < h {
-                    self.near[(y as usize) * crate::types::STRIDE + x as usize] += 1;
+        for y in (pos.y as i32 - 2).max(0)..=(pos.y as i32 + 2).min(h - 1) {
+            for x in (pos.x as i32 - 2).max(0)..=(pos.x as i32 + 2).min(w - 1) {
+                let i = y as usize * crate::types::STRIDE + x as usize;
+                self.near[i] += 1;
+                if self.near[i] == 1 && self.board.cell(Pos::from_index(i)) == Cell::Empty {
+                    self.candidates[y as usize] |= 1 << x;
                 }
             }
         }
+        self.candidates[pos.yu()] &= !(1 << pos.x);
         self.update_lines(pos);
         #[cfg(debug_assertions)]
         self.assert_consistent();
@@ -330,13 +365,17 @@ impl Position {
         let pos = self.board.last_move().expect("undo_move on an empty board");
         self.board.undo_move();
         let (w, h) = (self.board.width() as i32, self.board.height() as i32);
-        for dy in -2..=2 {
-            for dx in -2..=2 {
-                let (x, y) = (pos.x as i32 + dx, pos.y as i32 + dy);
-                if x >= 0 && y >= 0 && x < w && y < h {
-                    self.near[(y as usize) * crate::types::STRIDE + x as usize] -= 1;
+        for y in (pos.y as i32 - 2).max(0)..=(pos.y as i32 + 2).min(h - 1) {
+            for x in (pos.x as i32 - 2).max(0)..=(pos.x as i32 + 2).min(w - 1) {
+                let i = y as usize * crate::types::STRIDE + x as usize;
+                self.near[i] -= 1;
+                if self.near[i] == 0 {
+                    self.candidates[y as usize] &= !(1 << x);
                 }
             }
+        }
+        if self.near[pos.index()] > 0 {
+            self.candidates[pos.yu()] |= 1 << pos.x;
         }
         for i in (frame.saved_start as usize..self.saved.len()).rev() {
             let saved = self.saved[i];
@@ -354,6 +393,9 @@ impl Position {
 
     /// Recomputes the shapes of the empty cells within five of `pos` on its four lines.
     fn update_lines(&mut self, pos: Pos) {
+        // Counts are accumulated in a local copy: updating them through `self` would be a
+        // chain of memory read-modify-writes the compiler cannot keep in registers.
+        let mut totals = self.totals;
         let lines = self.board.lines();
         for (dir, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             let (line, bit) = lines.locate(dir, pos);
@@ -385,14 +427,15 @@ impl Position {
                     let mut patterns = old[c].patterns;
                     patterns[dir] = fresh[c];
                     let new = Shape::from_table(patterns, self.combos);
-                    self.totals.combo_count[c][old[c].combo as usize] -= 1;
-                    self.totals.combo_count[c][new.combo as usize] += 1;
-                    self.totals.value_sum[c] += new.value - old[c].value;
+                    totals.combo_count[c][old[c].combo as usize] -= 1;
+                    totals.combo_count[c][new.combo as usize] += 1;
+                    totals.value_sum[c] += new.value - old[c].value;
                     self.shapes[index][c] = new;
                     set_bit(&mut self.fours, index, c, new.combo >= Combo::Four);
                 }
             }
         }
+        self.totals = totals;
     }
 
     /// Panics if the incremental state differs from a full recomputation.

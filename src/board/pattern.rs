@@ -92,6 +92,24 @@ pub enum Combo {
 impl Combo {
     /// Number of combined shapes.
     pub const COUNT: usize = 10;
+    const ALL: [Combo; Combo::COUNT] = [
+        Combo::None,
+        Combo::DoubleTwo,
+        Combo::Three,
+        Combo::FlexThree,
+        Combo::DoubleThree,
+        Combo::Four,
+        Combo::FourThree,
+        Combo::DoubleFour,
+        Combo::FlexFour,
+        Combo::Five,
+    ];
+
+    /// The combined shape with the given discriminant.
+    #[inline]
+    pub fn from_u8(v: u8) -> Combo {
+        Combo::ALL[v as usize]
+    }
 
     /// The combined shape of four line shapes.
     pub fn of(patterns: [Pattern; 4]) -> Combo {

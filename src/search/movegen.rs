@@ -49,27 +49,29 @@ pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
     let op = me.opponent();
     let situation = situation(pos);
     let board = pos.board();
-    let keep = |p: Pos| -> bool {
-        match situation {
-            Situation::CanWin => pos.shape(p, me).combo == Combo::Five,
-            Situation::MustBlockFive => pos.shape(p, op).combo == Combo::Five,
-            Situation::MustDefendThree => {
-                pos.shape(p, me).combo >= Combo::Four || pos.shape(p, op).combo >= Combo::Four
-            }
-            Situation::Free => true,
-        }
-    };
-    let forced = situation != Situation::Free;
-    for y in 0..board.height() {
-        for x in 0..board.width() {
+    // The cells worth looking at: four-cells for forced situations (a forced reply may lie
+    // anywhere on the board), candidate cells near the stones otherwise.
+    let mut rows = [0u32; crate::types::MAX_SIZE];
+    for (y, row) in rows.iter_mut().enumerate().take(board.height()) {
+        *row = match situation {
+            Situation::CanWin => pos.four_rows(me)[y],
+            Situation::MustBlockFive => pos.four_rows(op)[y],
+            Situation::MustDefendThree => pos.four_rows(me)[y] | pos.four_rows(op)[y],
+            Situation::Free => pos.candidate_rows()[y],
+        };
+    }
+    for (y, &row) in rows.iter().enumerate().take(board.height()) {
+        let mut bits = row;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
             let p = Pos::new(x, y);
-            // Forced replies may lie anywhere on the board; free moves stay near the stones.
-            let eligible = if forced {
-                board.is_empty(p)
-            } else {
-                pos.is_candidate(p)
+            let keep = match situation {
+                Situation::CanWin => pos.shape(p, me).combo == Combo::Five,
+                Situation::MustBlockFive => pos.shape(p, op).combo == Combo::Five,
+                Situation::MustDefendThree | Situation::Free => true,
             };
-            if eligible && keep(p) && !pos.is_forbidden(p) {
+            if keep && !pos.is_forbidden(p) {
                 moves.push((p, order_score(pos, p)));
                 if situation == Situation::CanWin {
                     return situation;

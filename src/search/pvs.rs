@@ -35,6 +35,8 @@ const ROOT_VCF_NODES: u64 = 200_000;
 const ROOT_VCT_NODES: u64 = 40_000;
 /// Nodes a leaf VCF may spend.
 const LEAF_VCF_NODES: u64 = 64;
+/// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=4).
+const LATE_MOVE_LIMIT: [usize; 5] = [usize::MAX, 10, 14, 18, 24];
 /// Plies from the start of the game during which equal root moves are chosen at random.
 const RANDOM_OPENING_PLIES: usize = 6;
 
@@ -54,6 +56,7 @@ pub struct Searcher {
     vcf: VcfSolver,
     vct: VctSolver,
     killers: Vec<[Option<Pos>; 2]>,
+    move_buffers: Vec<Vec<(Pos, i32)>>,
     history: Vec<[i32; CELL_COUNT]>,
     rng: StdRng,
     nodes: u64,
@@ -75,6 +78,7 @@ impl Searcher {
             vcf: VcfSolver::new(),
             vct: VctSolver::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
+            move_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             history: vec![[0; CELL_COUNT]; 2],
             rng: StdRng::seed_from_u64(default_seed()),
             nodes: 0,
@@ -439,9 +443,11 @@ impl Searcher {
             }
         }
 
-        let mut moves = Vec::with_capacity(64);
-        movegen::generate(pos, &mut moves);
+        // Per-ply move buffers are reused: no allocation per node.
+        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        let situation = movegen::generate(pos, &mut moves);
         if moves.is_empty() {
+            self.move_buffers[ply] = moves;
             // No legal defence (e.g. black's only block is a foul): lost.
             return -(WIN_SCORE - ply_i - 2);
         }
@@ -458,14 +464,35 @@ impl Searcher {
                 m.1 * 8 + history[m.0.index()].min(1 << 20) / 64
             };
         }
-        moves.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
-        for (i, &(m, _)) in moves.iter().enumerate() {
+        // Late-move pruning: in shallow non-PV nodes with nothing forced, quiet moves beyond
+        // the best-ordered few are not searched at all.
+        let late_limit =
+            if !pv_node && situation == Situation::Free && (depth as usize) < LATE_MOVE_LIMIT.len()
+            {
+                LATE_MOVE_LIMIT[depth as usize]
+            } else {
+                usize::MAX
+            };
+        for i in 0..moves.len() {
+            // Selection instead of a full sort: most nodes cut off after a few moves.
+            let mut pick = i;
+            for j in i + 1..moves.len() {
+                let (a, b) = (moves[j], moves[pick]);
+                if a.1 > b.1 || (a.1 == b.1 && a.0 < b.0) {
+                    pick = j;
+                }
+            }
+            moves.swap(i, pick);
+            let m = moves[i].0;
             let quiet =
                 pos.shape(m, me).combo < Combo::Four && pos.shape(m, op).combo < Combo::Four;
+            if i >= late_limit && quiet && best_score > -WIN_THRESHOLD {
+                continue;
+            }
             pos.make_move(m);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, ctl)
@@ -488,6 +515,7 @@ impl Searcher {
             };
             pos.undo_move();
             if self.aborted {
+                self.move_buffers[ply] = moves;
                 return 0;
             }
             if score > best_score {
@@ -509,6 +537,7 @@ impl Searcher {
                 }
             }
         }
+        self.move_buffers[ply] = moves;
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs the whole tactics suite in a release build and prints the solve rates and times:
+# all 834 public renju VCF problems (tests/data/vcf_public.jsonl) and the quintet mate problems.
+#
+#   scripts/tactics.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WUZI_VCF_STRIDE=1 cargo test --release --test tactics -- --nocapture --test-threads 1 2>&1 \
+  | grep -E "^(vcf_public|quintet|\"quintet)|test result"
