@@ -230,11 +230,56 @@ fn centre_five(cells: &[Slot; 11], rule: FiveRule) -> (usize, bool) {
     (len, wins)
 }
 
-fn compute(key: usize, rule: FiveRule, memo: &mut [u8]) -> u8 {
+/// How a table key encodes the ten neighbours.
+#[derive(Clone, Copy)]
+enum KeySpace {
+    /// 20 bits: bit `s` own-or-wall, bit `10 + s` opponent-or-wall (caro tells walls apart).
+    Binary,
+    /// Base 3: digit `s` is 0 empty, 1 own, 2 opponent or wall (3^10 keys).
+    Ternary,
+}
+
+const POWERS_OF_3: [usize; 10] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683];
+
+impl KeySpace {
+    fn size(self) -> usize {
+        match self {
+            KeySpace::Binary => TABLE_SIZE,
+            KeySpace::Ternary => TERNARY_SIZE,
+        }
+    }
+
+    fn decode(self, key: usize) -> [Slot; 11] {
+        match self {
+            KeySpace::Binary => decode(key),
+            KeySpace::Ternary => {
+                let mut cells = [Slot::Own; 11];
+                for (s, power) in POWERS_OF_3.iter().enumerate() {
+                    cells[window_index(s)] = match key / power % 3 {
+                        0 => Slot::Empty,
+                        1 => Slot::Own,
+                        _ => Slot::Opp,
+                    };
+                }
+                cells
+            }
+        }
+    }
+
+    /// The key with an own stone added on the empty neighbour `s`.
+    fn with_own(self, key: usize, s: usize) -> usize {
+        match self {
+            KeySpace::Binary => key | 1 << s,
+            KeySpace::Ternary => key + POWERS_OF_3[s],
+        }
+    }
+}
+
+fn compute(key: usize, rule: FiveRule, space: KeySpace, memo: &mut [u8]) -> u8 {
     if memo[key] != UNKNOWN {
         return memo[key];
     }
-    let cells = decode(key);
+    let cells = space.decode(key);
     let (len, wins) = centre_five(&cells, rule);
     let result = if wins {
         Pattern::Five
@@ -248,7 +293,7 @@ fn compute(key: usize, rule: FiveRule, memo: &mut [u8]) -> u8 {
             if cells[window_index(s)] != Slot::Empty {
                 continue;
             }
-            let child = Pattern::from_u8(compute(key | 1 << s, rule, memo));
+            let child = Pattern::from_u8(compute(space.with_own(key, s), rule, space, memo));
             if child == Pattern::Five {
                 fives += 1;
             }
@@ -269,11 +314,11 @@ fn compute(key: usize, rule: FiveRule, memo: &mut [u8]) -> u8 {
     result as u8
 }
 
-fn build(rule: FiveRule) -> Box<[u8]> {
-    let mut memo = vec![UNKNOWN; TABLE_SIZE].into_boxed_slice();
-    for key in 0..TABLE_SIZE {
-        // Keys with "own and opponent" on a slot are walls; all keys are meaningful.
-        compute(key, rule, &mut memo);
+fn build(rule: FiveRule, space: KeySpace) -> Box<[u8]> {
+    let mut memo = vec![UNKNOWN; space.size()].into_boxed_slice();
+    for key in 0..space.size() {
+        // Every key is meaningful (in the binary space "own and opponent" is a wall).
+        compute(key, rule, space, &mut memo);
     }
     memo
 }
@@ -281,7 +326,7 @@ fn build(rule: FiveRule) -> Box<[u8]> {
 fn table(rule: FiveRule) -> &'static [u8] {
     static TABLES: [OnceLock<Box<[u8]>>; 4] = [const { OnceLock::new() }; 4];
     let index = rule as usize;
-    TABLES[index].get_or_init(|| build(rule))
+    TABLES[index].get_or_init(|| build(rule, KeySpace::Binary))
 }
 
 /// Ternary weights of a 10-bit neighbour mask: `TERNARY[m]` = sum of `3^s` over set bits `s`.
@@ -305,23 +350,12 @@ fn ternary() -> &'static [u16; 1024] {
 /// Number of ternary keys (3^10).
 const TERNARY_SIZE: usize = 59_049;
 
-/// The table re-indexed by ternary keys (own = 1, blocked = 2 per neighbour), for rules where
-/// an opponent stone and a wall block alike: 59 KB instead of 1 MB, so lookups stay in cache.
+/// The table indexed by ternary keys (own = 1, blocked = 2 per neighbour), for rules where
+/// an opponent stone and a wall block alike: 59 KB instead of 1 MB, so lookups stay in cache,
+/// and built directly in a few milliseconds (the first move of a fresh process pays for it).
 fn compact(rule: FiveRule) -> &'static [u8] {
     static TABLES: [OnceLock<Box<[u8]>>; 2] = [const { OnceLock::new() }; 2];
-    TABLES[rule as usize].get_or_init(|| {
-        let full = table(rule);
-        let mut out = vec![0u8; TERNARY_SIZE].into_boxed_slice();
-        for own in 0..1024usize {
-            for opp in 0..1024usize {
-                if own & opp == 0 {
-                    let t = ternary();
-                    out[t[own] as usize + 2 * t[opp] as usize] = full[own | opp << 10];
-                }
-            }
-        }
-        out
-    })
+    TABLES[rule as usize].get_or_init(|| build(rule, KeySpace::Ternary))
 }
 
 /// The pattern tables for one rule, per colour.
@@ -487,6 +521,24 @@ mod tests {
         assert_eq!(shape(c, "..oxxXx.o......"), Pattern::Dead);
         assert_eq!(shape(c, "..oxxXx..o....."), Pattern::Four);
         assert_eq!(shape(Rule::CaroExact, "..xxxXxx......."), Pattern::Overline);
+    }
+
+    #[test]
+    fn ternary_tables_agree_with_binary_tables() {
+        let t = ternary();
+        for rule in [FiveRule::AtLeast, FiveRule::Exact] {
+            let (full, compact) = (table(rule), compact(rule));
+            for own in 0..1024usize {
+                for opp in (0..1024usize).filter(|opp| own & opp == 0) {
+                    let ternary_key = t[own] as usize + 2 * t[opp] as usize;
+                    assert_eq!(
+                        compact[ternary_key],
+                        full[own | opp << 10],
+                        "{rule:?} {own:#x} {opp:#x}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
