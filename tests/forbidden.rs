@@ -1,45 +1,19 @@
 //! Renju foul verdicts from three independent public test suites (see tests/data/README.md).
 
+mod common;
+
+use common::data::{records, setup, xy};
 use std::collections::BTreeSet;
 
-use serde_json::Value;
-use wuzi::board::{Board, MoveCheck};
-use wuzi::types::{Color, Pos, Rule};
-
-fn records(file: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}")))
-        .collect()
-}
-
-fn xy(v: &Value) -> Pos {
-    Pos::new(
-        v[0].as_u64().unwrap() as usize,
-        v[1].as_u64().unwrap() as usize,
-    )
-}
-
-fn position(rec: &Value) -> Board {
-    let size = rec["size"].as_u64().unwrap() as usize;
-    let mut board = Board::new(size, size, Rule::Renju).unwrap();
-    for (key, color) in [("black_xy", Color::Black), ("white_xy", Color::White)] {
-        for p in rec[key].as_array().unwrap() {
-            board.place(xy(p), color);
-        }
-    }
-    board.set_side_to_move(Color::Black);
-    board
-}
+use wuzi::board::MoveCheck;
+use wuzi::types::{Color, Pos};
 
 /// Checks every record of a file; returns how many verdicts were compared.
 fn check_file(file: &str) -> usize {
     let mut compared = 0;
     let mut failures = Vec::new();
     for rec in records(file) {
-        let board = position(&rec);
+        let board = setup(&rec);
         let id = rec["id"].as_str().unwrap_or("?");
         if rec["complete_set"].as_bool() == Some(true) {
             let expected: BTreeSet<Pos> = rec["forbidden_xy"]

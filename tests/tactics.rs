@@ -1,44 +1,12 @@
 //! Tactics with known answers: renju VCF problems (tests/data/vcf_public.jsonl, every winning
 //! first move given) and the quintet mate problems. Searches are bounded by nodes, not time.
 
-use serde_json::Value;
-use wuzi::board::Board;
+mod common;
+
+use common::data::{records, setup, xy};
 use wuzi::position::Position;
 use wuzi::search::vcf::VcfSolver;
-use wuzi::types::{Color, Pos, Rule};
-
-fn records(file: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}")))
-        .collect()
-}
-
-fn xy(v: &Value) -> Pos {
-    Pos::new(
-        v[0].as_u64().unwrap() as usize,
-        v[1].as_u64().unwrap() as usize,
-    )
-}
-
-fn setup(rec: &Value) -> Board {
-    let size = rec["size"].as_u64().unwrap_or(15) as usize;
-    let rule = Rule::from_name(rec["rule"].as_str().unwrap_or("renju")).unwrap();
-    let mut board = Board::new(size, size, rule).unwrap();
-    for (key, color) in [("black_xy", Color::Black), ("white_xy", Color::White)] {
-        for p in rec[key].as_array().unwrap() {
-            board.place(xy(p), color);
-        }
-    }
-    let side = match rec["side_to_move"].as_str() {
-        Some("white") => Color::White,
-        _ => Color::Black,
-    };
-    board.set_side_to_move(side);
-    board
-}
+use wuzi::types::Pos;
 
 /// Solves every `stride`-th VCF problem; returns (solved, tried, failures) and prints the
 /// solve rate with the median and slowest time per problem.

@@ -5,6 +5,8 @@
 //! is collected too: without `RUST_LOG` it must stay empty.
 #![allow(dead_code)] // each test file uses a different subset
 
+pub mod data;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};

@@ -1,0 +1,42 @@
+//! Readers for the public test data in tests/data/ (JSON lines with `_xy` point fields).
+
+use serde_json::Value;
+use wuzi::board::Board;
+use wuzi::types::{Color, Pos, Rule};
+
+/// Every record of a JSON-lines file in tests/data/ (blank and `#` lines skipped).
+pub fn records(file: &str) -> Vec<Value> {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .collect()
+}
+
+/// A point from an `[x, y]` array.
+pub fn xy(v: &Value) -> Pos {
+    Pos::new(
+        v[0].as_u64().unwrap() as usize,
+        v[1].as_u64().unwrap() as usize,
+    )
+}
+
+/// The record's position: its rule (renju if absent), size, `black_xy`/`white_xy` stones and
+/// `side_to_move` (black if absent).
+pub fn setup(rec: &Value) -> Board {
+    let size = rec["size"].as_u64().unwrap_or(15) as usize;
+    let rule = Rule::from_name(rec["rule"].as_str().unwrap_or("renju")).unwrap();
+    let mut board = Board::new(size, size, rule).unwrap();
+    for (key, color) in [("black_xy", Color::Black), ("white_xy", Color::White)] {
+        for p in rec[key].as_array().unwrap() {
+            board.place(xy(p), color);
+        }
+    }
+    let side = match rec["side_to_move"].as_str() {
+        Some("white") => Color::White,
+        _ => Color::Black,
+    };
+    board.set_side_to_move(side);
+    board
+}
