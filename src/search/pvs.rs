@@ -60,6 +60,8 @@ pub struct Searcher {
     history: Vec<[i32; CELL_COUNT]>,
     rng: StdRng,
     nodes: u64,
+    /// Node count at which the limits are checked next.
+    next_check: u64,
     aborted: bool,
 }
 
@@ -82,6 +84,7 @@ impl Searcher {
             history: vec![[0; CELL_COUNT]; 2],
             rng: StdRng::seed_from_u64(default_seed()),
             nodes: 0,
+            next_check: 0,
             aborted: false,
         }
     }
@@ -117,6 +120,7 @@ impl Searcher {
         report: &mut dyn FnMut(&str),
     ) -> SearchResult {
         self.nodes = 0;
+        self.next_check = 0;
         self.aborted = false;
         self.tt.new_search();
         for k in self.killers.iter_mut() {
@@ -361,10 +365,15 @@ impl Searcher {
 
     #[inline]
     fn check_limits<C: Clock>(&mut self, ctl: &Control<C>) {
-        if self.nodes & 1023 == 0
-            && (ctl.stop.load(Ordering::Relaxed)
-                || ctl.time.hard_limit_reached()
-                || ctl.max_nodes.is_some_and(|n| self.nodes >= n))
+        // A threshold, not a multiple: leaf VCF nodes advance the count in jumps.
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+        } else {
+            return;
+        }
+        if ctl.stop.load(Ordering::Relaxed)
+            || ctl.time.hard_limit_reached()
+            || ctl.max_nodes.is_some_and(|n| self.nodes >= n)
         {
             self.aborted = true;
         }
@@ -417,10 +426,13 @@ impl Searcher {
         // A forced block does not use up depth: the tree stays narrow and threats are read out.
         let depth = if forced { depth.max(1) } else { depth };
         if depth <= 0 {
-            if pos.combo_count_at_least(me, Combo::Four) > 0
-                && self.vcf.solve(pos, 12, LEAF_VCF_NODES).is_some()
-            {
-                return WIN_SCORE - ply_i - 5;
+            if pos.combo_count_at_least(me, Combo::Four) > 0 {
+                let found = self.vcf.solve(pos, 12, LEAF_VCF_NODES).is_some();
+                // Counted, so the limit checks see the work (renju VCF nodes are not cheap).
+                self.nodes += self.vcf.nodes();
+                if found {
+                    return WIN_SCORE - ply_i - 5;
+                }
             }
             return evaluate(pos);
         }

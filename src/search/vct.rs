@@ -19,6 +19,7 @@ pub struct VctSolver {
     failed: Vec<(u64, u8)>,
     vcf: VcfSolver,
     nodes: u64,
+    next_check: u64,
     node_limit: u64,
     attacker: Color,
 }
@@ -36,6 +37,7 @@ impl VctSolver {
             failed: vec![(0, 0); TABLE_SIZE],
             vcf: VcfSolver::new(),
             nodes: 0,
+            next_check: 0,
             node_limit: 0,
             attacker: Color::Black,
         }
@@ -68,6 +70,7 @@ impl VctSolver {
         abort: &dyn Fn() -> bool,
     ) -> Option<Pos> {
         self.nodes = 0;
+        self.next_check = 0;
         self.node_limit = node_limit;
         self.attacker = pos.side_to_move();
         // Deepen one threat at a time: short wins are found before long lines are explored.
@@ -95,8 +98,12 @@ impl VctSolver {
         abort: &dyn Fn() -> bool,
     ) -> bool {
         self.nodes += 1;
-        if self.nodes & 255 == 0 && abort() {
-            self.node_limit = 0;
+        // A threshold, not a multiple: inner VCF nodes advance the count in jumps.
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 256;
+            if abort() {
+                self.node_limit = 0;
+            }
         }
         let me = pos.side_to_move();
         let op = me.opponent();
@@ -124,8 +131,10 @@ impl VctSolver {
             }
             return won;
         }
-        if let Some(line) = self.vcf.solve(pos, 20, INNER_VCF_NODES) {
-            self.nodes += self.vcf.nodes();
+        let line = self.vcf.solve(pos, 20, INNER_VCF_NODES);
+        // Counted whether or not it wins: the budget and the abort checks must see this work.
+        self.nodes += self.vcf.nodes();
+        if let Some(line) = line {
             *first = first.or(Some(line[0]));
             return true;
         }
