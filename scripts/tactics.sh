@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WUZI_VCF_STRIDE=1 cargo test --release --test tactics -- --nocapture --test-threads 1 2>&1 \
-  | grep -E "^(vcf_public|quintet|\"quintet)|test result"
+  | grep -oE "vcf_public: .*|\"?quintet.*|test result.*"
