@@ -122,9 +122,15 @@ pub struct EloEstimate {
 }
 
 impl EloEstimate {
-    /// Half the width of the interval, the usual "±" figure (infinite when an end is).
+    /// Half the width of the interval, the usual "±" figure (infinite when an end is, also
+    /// when both are: a perfect score has no finite interval, not an undefined one).
     pub fn margin(&self) -> f64 {
-        (self.high - self.low) / 2.0
+        let margin = (self.high - self.low) / 2.0;
+        if margin.is_nan() {
+            f64::INFINITY
+        } else {
+            margin
+        }
     }
 }
 
@@ -278,6 +284,26 @@ pub fn format_elo(elo: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_perfect_score_has_an_infinite_margin_not_nan() {
+        let perfect = EloEstimate {
+            score: 1.0,
+            elo: f64::INFINITY,
+            low: f64::INFINITY,
+            high: f64::INFINITY,
+            samples: 20,
+        };
+        assert_eq!(perfect.margin(), f64::INFINITY);
+        let finite = EloEstimate {
+            score: 0.64,
+            elo: 100.0,
+            low: 56.3,
+            high: 147.0,
+            samples: 100,
+        };
+        assert!((finite.margin() - 45.35).abs() < 1e-9);
+    }
 
     #[test]
     fn elo_of_simple_scores() {
