@@ -326,15 +326,7 @@ mod tests {
         white: &[(usize, usize)],
         to_move: Color,
     ) -> Board {
-        let mut b = Board::new(15, 15, rule).unwrap();
-        for &(x, y) in black {
-            b.place(Pos::new(x, y), Color::Black);
-        }
-        for &(x, y) in white {
-            b.place(Pos::new(x, y), Color::White);
-        }
-        b.set_side_to_move(to_move);
-        b
+        Board::from_stones(15, 15, rule, black, white, to_move).unwrap()
     }
 
     fn play(b: &Board) -> Pos {

@@ -8,15 +8,7 @@ use wuzi::engine::{Engine, Limits, SearchResult, WIN_SCORE};
 use wuzi::types::{Color, Pos, Rule};
 
 fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Color) -> Board {
-    let mut b = Board::new(15, 15, rule).unwrap();
-    for &(x, y) in black {
-        b.place(Pos::new(x, y), Color::Black);
-    }
-    for &(x, y) in white {
-        b.place(Pos::new(x, y), Color::White);
-    }
-    b.set_side_to_move(to_move);
-    b
+    Board::from_stones(15, 15, rule, black, white, to_move).unwrap()
 }
 
 fn search(b: &Board, depth: u32) -> SearchResult {

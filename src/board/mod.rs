@@ -78,6 +78,32 @@ impl Board {
         })
     }
 
+    /// A position from two stone lists (`(x, y)` pairs) and the side to move; stones are placed
+    /// black list first, so the history is not a game order.
+    ///
+    /// # Errors
+    /// If the size is out of range, or a stone is off the board or given twice.
+    pub fn from_stones(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        black: &[(usize, usize)],
+        white: &[(usize, usize)],
+        side_to_move: Color,
+    ) -> Result<Board> {
+        let mut board = Board::new(width, height, rule)?;
+        for (stones, color) in [(black, Color::Black), (white, Color::White)] {
+            for &(x, y) in stones {
+                if !board.in_bounds(x as i64, y as i64) || !board.is_empty(Pos::new(x, y)) {
+                    bail!("stone {x},{y} is off the {width}x{height} board or given twice");
+                }
+                board.place(Pos::new(x, y), color);
+            }
+        }
+        board.set_side_to_move(side_to_move);
+        Ok(board)
+    }
+
     /// Number of columns.
     #[inline]
     pub fn width(&self) -> usize {

@@ -1,15 +1,19 @@
 use super::*;
 
 fn board_with(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)]) -> Board {
-    let mut board = Board::new(15, 15, rule).unwrap();
-    for &(x, y) in black {
-        board.place(Pos::new(x, y), Color::Black);
-    }
-    for &(x, y) in white {
-        board.place(Pos::new(x, y), Color::White);
-    }
-    board.set_side_to_move(Color::Black);
-    board
+    Board::from_stones(15, 15, rule, black, white, Color::Black).unwrap()
+}
+
+#[test]
+fn from_stones_refuses_bad_stone_lists() {
+    assert!(Board::from_stones(15, 15, Rule::Freestyle, &[(15, 0)], &[], Color::Black).is_err());
+    assert!(
+        Board::from_stones(15, 15, Rule::Freestyle, &[(3, 3)], &[(3, 3)], Color::Black).is_err()
+    );
+    let b =
+        Board::from_stones(15, 15, Rule::Freestyle, &[(3, 3)], &[(4, 4)], Color::White).unwrap();
+    assert_eq!(b.stone_count(), 2);
+    assert_eq!(b.side_to_move(), Color::White);
 }
 
 #[test]
