@@ -14,29 +14,40 @@
 use std::sync::OnceLock;
 
 use crate::board::forbidden;
-use crate::board::lines::DIRECTIONS;
-use crate::board::pattern::{Combo, Pattern, PatternTable};
+use crate::board::lines::{DIRECTIONS, PAD};
+use crate::board::pattern::{self, Combo, Pattern, PatternTable};
 use crate::board::{Board, Cell};
 use crate::eval::{CellShape, COMBO_BONUS, PATTERN_WEIGHT};
-use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE};
+use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, STRIDE};
 
-/// Threat state of one empty cell for one colour.
+/// Threat state of one empty cell for one colour: eight bytes, so a cell's pair of shapes
+/// moves as one 16-byte value when the update saves and restores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(8))]
 pub struct Shape {
     /// Shape per direction.
     pub patterns: [Pattern; 4],
-    /// Combined shape.
-    pub combo: Combo,
-    /// Value of the shape (line weights plus combination bonus).
-    pub value: i32,
+    /// The combination table's entry for `patterns`: `value << 4 | combo`.
+    entry: u32,
 }
 
 impl Shape {
     const DEAD: Shape = Shape {
         patterns: [Pattern::Dead; 4],
-        combo: Combo::None,
-        value: 0,
+        entry: 0,
     };
+
+    /// Combined shape over the four lines.
+    #[inline(always)]
+    pub fn combo(&self) -> Combo {
+        Combo::from_low_bits(self.entry)
+    }
+
+    /// Value of the shape (line weights plus combination bonus).
+    #[inline(always)]
+    pub fn value(&self) -> i32 {
+        (self.entry >> 4) as i32
+    }
 
     #[inline(always)]
     fn from_patterns(patterns: [Pattern; 4]) -> Shape {
@@ -44,49 +55,39 @@ impl Shape {
     }
 
     #[inline(always)]
-    fn from_table(patterns: [Pattern; 4], table: &[u32]) -> Shape {
+    fn from_table(patterns: [Pattern; 4], table: &[u32; COMBO_SLOTS]) -> Shape {
         let index = patterns[0] as usize
             + Pattern::COUNT
                 * (patterns[1] as usize
                     + Pattern::COUNT
                         * (patterns[2] as usize + Pattern::COUNT * patterns[3] as usize));
-        let entry = table[index];
-        let (combo, value) = (Combo::from_u8((entry & 15) as u8), (entry >> 4) as i32);
         Shape {
             patterns,
-            combo,
-            value,
+            entry: table[index & (COMBO_SLOTS - 1)],
         }
     }
 }
 
-/// Sets or clears the four-cell bit of the cell with dense index `index`.
-#[inline(always)]
-fn set_bit(fours: &mut [[u32; MAX_SIZE]; 2], index: usize, color: usize, on: bool) {
-    let (x, y) = (index % crate::types::STRIDE, index / crate::types::STRIDE);
-    if on {
-        fours[color][y] |= 1 << x;
-    } else {
-        fours[color][y] &= !(1 << x);
-    }
-}
+/// Length of the combination table: 10^4 tuples padded to a power of two, so a masked index
+/// needs no bounds check.
+const COMBO_SLOTS: usize = 1 << 14;
 
 /// Combined shape and value of every four-pattern tuple, indexed `p0 + 10 p1 + 100 p2 + 1000 p3`.
 ///
 /// Entries are packed as `value << 4 | combo` in a `u32` (40 KB, so lookups stay in L1).
-fn combo_table() -> &'static [u32] {
-    static TABLE: OnceLock<Vec<u32>> = OnceLock::new();
+fn combo_table() -> &'static [u32; COMBO_SLOTS] {
+    static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let n = Pattern::COUNT;
-        let mut table = Vec::with_capacity(n * n * n * n);
-        for i in 0..n * n * n * n {
+        let mut table = Box::new([0; COMBO_SLOTS]);
+        for (i, slot) in table.iter_mut().enumerate().take(n * n * n * n) {
             let patterns = [i % n, i / n % n, i / (n * n) % n, i / (n * n * n)]
                 .map(|p| Pattern::from_u8(p as u8));
             let combo = Combo::of(patterns);
             let lines: i32 = patterns.iter().map(|&p| PATTERN_WEIGHT[p as usize]).sum();
             let value = lines + COMBO_BONUS[combo as usize];
             debug_assert!((0..1 << 27).contains(&value));
-            table.push((value as u32) << 4 | combo as u32);
+            *slot = (value as u32) << 4 | combo as u32;
         }
         table
     })
@@ -106,22 +107,41 @@ struct Saved {
     shapes: [Shape; 2],
 }
 
-/// Per-ply undo frame.
+/// Per-ply undo frame: everything small enough to copy whole is copied rather than undone
+/// cell by cell.
 #[derive(Clone, Copy)]
 struct Frame {
     saved_start: u32,
     totals: Totals,
+    fours: [[u32; MAX_SIZE]; 2],
+    candidates: [u32; MAX_SIZE],
 }
+
+/// Size of the per-cell arrays: a power of two at least [`CELL_COUNT`], so an index masked
+/// with [`SLOT_MASK`] is provably in range.
+const SLOTS: usize = 1024;
+const SLOT_MASK: usize = SLOTS - 1;
+const _: () = assert!(CELL_COUNT <= SLOTS);
+
+/// Step of the dense cell index per step along each direction of [`DIRECTIONS`].
+const INDEX_STEP: [isize; 4] = {
+    let mut steps = [0; 4];
+    let mut d = 0;
+    while d < 4 {
+        steps[d] = DIRECTIONS[d].0 as isize + DIRECTIONS[d].1 as isize * STRIDE as isize;
+        d += 1;
+    }
+    steps
+};
 
 /// A board with incremental threat state, for search.
 #[derive(Clone)]
 pub struct Position {
     board: Board,
     table: PatternTable,
-    combos: &'static [u32],
-    shapes: Vec<[Shape; 2]>,
-    /// Number of stones within two cells (5x5 square) of each cell: move candidates.
-    near: Vec<u8>,
+    combos: &'static [u32; COMBO_SLOTS],
+    /// Indexed by [`Pos::index`]; see [`SLOTS`].
+    shapes: Box<[[Shape; 2]; SLOTS]>,
     totals: Totals,
     /// Per colour and row, bit `x` set if the empty cell makes at least a four for that colour.
     fours: [[u32; MAX_SIZE]; 2],
@@ -138,8 +158,7 @@ impl Position {
             board: board.clone(),
             table: PatternTable::for_rule(board.rule()),
             combos: combo_table(),
-            shapes: vec![[Shape::DEAD; 2]; CELL_COUNT],
-            near: vec![0; CELL_COUNT],
+            shapes: Box::new([[Shape::DEAD; 2]; SLOTS]),
             totals: Totals {
                 combo_count: [[0; Combo::COUNT]; 2],
                 value_sum: [0; 2],
@@ -155,18 +174,32 @@ impl Position {
 
     /// Recomputes everything from the stones.
     fn rebuild(&mut self) {
-        let (shapes, near, totals) = self.compute_from_scratch();
+        let (shapes, totals) = self.compute_from_scratch();
         self.shapes = shapes;
-        self.near = near;
         self.totals = totals;
         self.fours = self.fours_from_shapes();
-        self.candidates = self.candidates_from_near();
+        self.candidates = self.candidates_from_scratch();
     }
 
-    fn candidates_from_near(&self) -> [u32; MAX_SIZE] {
+    /// Candidate rows counted cell by cell: the twin of [`Position::candidate_row`].
+    fn candidates_from_scratch(&self) -> [u32; MAX_SIZE] {
         let mut rows = [0; MAX_SIZE];
+        let (w, h) = (self.board.width() as i32, self.board.height() as i32);
         for p in self.board.empty_cells() {
-            if self.near[p.index()] > 0 {
+            let near = (-2..=2).any(|dy| {
+                (-2..=2).any(|dx| {
+                    let (x, y) = (p.x as i32 + dx, p.y as i32 + dy);
+                    x >= 0
+                        && y >= 0
+                        && x < w
+                        && y < h
+                        && matches!(
+                            self.board.cell(Pos::new(x as usize, y as usize)),
+                            Cell::Stone(_)
+                        )
+                })
+            });
+            if near {
                 rows[p.yu()] |= 1 << p.x;
             }
         }
@@ -191,17 +224,12 @@ impl Position {
         let mut fours = [[0; MAX_SIZE]; 2];
         for p in self.board.empty_cells() {
             for color in Color::ALL {
-                if self.shapes[p.index()][color.index()].combo >= Combo::Four {
+                if self.shapes[p.index()][color.index()].combo() >= Combo::Four {
                     fours[color.index()][p.yu()] |= 1 << p.x;
                 }
             }
         }
         fours
-    }
-
-    #[inline(always)]
-    fn set_four_bit(&mut self, index: usize, color: usize, on: bool) {
-        set_bit(&mut self.fours, index, color, on);
     }
 
     /// Calls `f` for every empty cell where `color` makes at least a four, row by row.
@@ -220,40 +248,24 @@ impl Position {
         }
     }
 
-    /// The from-scratch twin of the incremental state.
-    fn compute_from_scratch(&self) -> (Vec<[Shape; 2]>, Vec<u8>, Totals) {
-        let mut shapes = vec![[Shape::DEAD; 2]; CELL_COUNT];
-        let mut near = vec![0u8; CELL_COUNT];
+    /// The from-scratch twin of the incremental shapes and totals.
+    fn compute_from_scratch(&self) -> (Box<[[Shape; 2]; SLOTS]>, Totals) {
+        let mut shapes = Box::new([[Shape::DEAD; 2]; SLOTS]);
         let mut totals = Totals {
             combo_count: [[0; Combo::COUNT]; 2],
             value_sum: [0; 2],
         };
-        for &(stone, _) in self.board.history() {
-            self.for_each_near(stone, |index| near[index] += 1);
-        }
         for p in self.board.empty_cells() {
             for color in Color::ALL {
                 let shape = Shape::from_patterns(
                     CellShape::at(&self.board, &self.table, p, color).patterns,
                 );
                 shapes[p.index()][color.index()] = shape;
-                totals.combo_count[color.index()][shape.combo as usize] += 1;
-                totals.value_sum[color.index()] += shape.value;
+                totals.combo_count[color.index()][shape.combo() as usize] += 1;
+                totals.value_sum[color.index()] += shape.value();
             }
         }
-        (shapes, near, totals)
-    }
-
-    fn for_each_near(&self, center: Pos, mut f: impl FnMut(usize)) {
-        let (w, h) = (self.board.width() as i32, self.board.height() as i32);
-        for dy in -2..=2 {
-            for dx in -2..=2 {
-                let (x, y) = (center.x as i32 + dx, center.y as i32 + dy);
-                if x >= 0 && y >= 0 && x < w && y < h {
-                    f(Pos::new(x as usize, y as usize).index());
-                }
-            }
-        }
+        (shapes, totals)
     }
 
     /// The board.
@@ -283,7 +295,7 @@ impl Position {
     /// Threat state of an empty cell for `color`.
     #[inline]
     pub fn shape(&self, pos: Pos, color: Color) -> &Shape {
-        &self.shapes[pos.index()][color.index()]
+        &self.shapes[pos.index() & SLOT_MASK][color.index()]
     }
 
     /// Number of empty cells where `color` would make `combo`.
@@ -310,7 +322,7 @@ impl Position {
     /// True if `pos` is empty and within two cells of a stone.
     #[inline]
     pub fn is_candidate(&self, pos: Pos) -> bool {
-        self.near[pos.index()] > 0 && self.board.cell(pos) == Cell::Empty
+        self.candidates[pos.yu()] >> pos.x & 1 != 0
     }
 
     /// True if the side to move may not play `pos` (black's renju foul). Cheap unless the
@@ -329,29 +341,35 @@ impl Position {
         self.frames.push(Frame {
             saved_start: self.saved.len() as u32,
             totals: self.totals,
+            fours: self.fours,
+            candidates: self.candidates,
         });
         // The cell leaves the set of empty cells.
-        let index = pos.index();
+        let index = pos.index() & SLOT_MASK;
+        let here = self.shapes[index];
         self.saved.push(Saved {
             index: index as u16,
-            shapes: self.shapes[index],
+            shapes: here,
         });
-        for color in Color::ALL {
-            let shape = self.shapes[index][color.index()];
-            self.totals.combo_count[color.index()][shape.combo as usize] -= 1;
-            self.totals.value_sum[color.index()] -= shape.value;
-            self.set_four_bit(index, color.index(), false);
+        for (c, shape) in here.iter().enumerate() {
+            self.totals.combo_count[c][shape.combo() as usize] -= 1;
+            self.totals.value_sum[c] -= shape.value();
+            self.fours[c][pos.yu()] &= !(1 << pos.x);
         }
         self.board.make_move(pos);
-        let (w, h) = (self.board.width() as i32, self.board.height() as i32);
-        for y in (pos.y as i32 - 2).max(0)..=(pos.y as i32 + 2).min(h - 1) {
-            for x in (pos.x as i32 - 2).max(0)..=(pos.x as i32 + 2).min(w - 1) {
-                let i = y as usize * crate::types::STRIDE + x as usize;
-                self.near[i] += 1;
-                if self.near[i] == 1 && self.board.cell(Pos::from_index(i)) == Cell::Empty {
-                    self.candidates[y as usize] |= 1 << x;
-                }
-            }
+        // New candidates: the empty cells of the 5x5 square around the stone (undo restores
+        // the saved rows).
+        let (lo, hi) = (
+            pos.yu().saturating_sub(2),
+            (pos.yu() + 2).min(self.board.height() - 1),
+        );
+        let square = (0b11111u32 << pos.x) >> 2;
+        let lines = self.board.lines();
+        for y in lo..=hi {
+            let occupied = lines.stones(Color::Black, 0, y)
+                | lines.stones(Color::White, 0, y)
+                | lines.walls(0, y);
+            self.candidates[y] |= square & !(occupied >> PAD);
         }
         self.candidates[pos.yu()] &= !(1 << pos.x);
         self.update_lines(pos);
@@ -362,76 +380,91 @@ impl Position {
     /// Takes back the last move.
     pub fn undo_move(&mut self) {
         let frame = self.frames.pop().expect("undo_move without make_move");
-        let pos = self.board.last_move().expect("undo_move on an empty board");
         self.board.undo_move();
-        let (w, h) = (self.board.width() as i32, self.board.height() as i32);
-        for y in (pos.y as i32 - 2).max(0)..=(pos.y as i32 + 2).min(h - 1) {
-            for x in (pos.x as i32 - 2).max(0)..=(pos.x as i32 + 2).min(w - 1) {
-                let i = y as usize * crate::types::STRIDE + x as usize;
-                self.near[i] -= 1;
-                if self.near[i] == 0 {
-                    self.candidates[y as usize] &= !(1 << x);
-                }
-            }
+        let start = frame.saved_start as usize;
+        for saved in self.saved[start..].iter().rev() {
+            self.shapes[saved.index as usize & SLOT_MASK] = saved.shapes;
         }
-        if self.near[pos.index()] > 0 {
-            self.candidates[pos.yu()] |= 1 << pos.x;
-        }
-        for i in (frame.saved_start as usize..self.saved.len()).rev() {
-            let saved = self.saved[i];
-            let index = saved.index as usize;
-            self.shapes[index] = saved.shapes;
-            for c in 0..2 {
-                self.set_four_bit(index, c, saved.shapes[c].combo >= Combo::Four);
-            }
-        }
-        self.saved.truncate(frame.saved_start as usize);
+        self.saved.truncate(start);
         self.totals = frame.totals;
+        self.fours = frame.fours;
+        self.candidates = frame.candidates;
         #[cfg(debug_assertions)]
         self.assert_consistent();
     }
 
     /// Recomputes the shapes of the empty cells within five of `pos` on its four lines.
     fn update_lines(&mut self, pos: Pos) {
-        // Counts are accumulated in a local copy: updating them through `self` would be a
-        // chain of memory read-modify-writes the compiler cannot keep in registers.
+        // One copy of the loop per table kind, so the lookup is not re-dispatched per cell.
+        match self.table {
+            PatternTable::Ternary { tables, weights } => {
+                self.update_lines_with(pos, |black, white, walls, bit| {
+                    pattern::ternary_both(&tables, weights, black, white, walls, bit)
+                })
+            }
+            PatternTable::Binary { tables } => self
+                .update_lines_with(pos, |black, white, walls, bit| {
+                    pattern::binary_both(&tables, black, white, walls, bit)
+                }),
+        }
+    }
+
+    #[inline(always)]
+    fn update_lines_with(
+        &mut self,
+        pos: Pos,
+        patterns_both: impl Fn(u32, u32, u32, u32) -> [Pattern; 2],
+    ) {
+        // Fields are split into locals so the compiler keeps pointers and counts in registers
+        // instead of reloading them after every store through `self`.
         let mut totals = self.totals;
+        let combos = self.combos;
+        let shapes = &mut *self.shapes;
+        let saved = &mut self.saved;
+        let fours = &mut self.fours;
         let lines = self.board.lines();
-        for (dir, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+        let centre = pos.index() as isize;
+        for (dir, &step) in INDEX_STEP.iter().enumerate() {
             let (line, bit) = lines.locate(dir, pos);
             let black = lines.stones(Color::Black, dir, line);
             let white = lines.stones(Color::White, dir, line);
             let walls = lines.walls(dir, line);
-            let blocked = black | white | walls;
-            for k in -5i32..=5 {
-                let b = (bit as i32 + k) as u32;
-                if k == 0 || blocked & (1 << b) != 0 {
-                    continue;
-                }
-                let index = (pos.y as i32 + dy * k) as usize * crate::types::STRIDE
-                    + (pos.x as i32 + dx * k) as usize;
-                let old = self.shapes[index];
-                let fresh = self.table.patterns_both(black, white, walls, b);
-                if fresh[0] == old[0].patterns[dir] && fresh[1] == old[1].patterns[dir] {
+            // The empty cells of the 11-cell window (the centre now holds the new stone).
+            let mut empty = !(black | white | walls) & (0x7ff << (bit - PAD));
+            let base = centre - bit as isize * step;
+            while empty != 0 {
+                let b = empty.trailing_zeros();
+                empty &= empty - 1;
+                let index = (base + b as isize * step) as usize & SLOT_MASK;
+                let fresh = patterns_both(black, white, walls, b);
+                let cell = &mut shapes[index];
+                let changed = [
+                    fresh[0] != cell[0].patterns[dir],
+                    fresh[1] != cell[1].patterns[dir],
+                ];
+                if !changed[0] && !changed[1] {
                     // Most cells of the window keep their shapes: nothing to save or redo.
                     continue;
                 }
-                self.saved.push(Saved {
+                saved.push(Saved {
                     index: index as u16,
-                    shapes: old,
+                    shapes: *cell,
                 });
                 for c in 0..2 {
-                    if fresh[c] == old[c].patterns[dir] {
+                    if !changed[c] {
                         continue;
                     }
-                    let mut patterns = old[c].patterns;
+                    let old = cell[c];
+                    let mut patterns = old.patterns;
                     patterns[dir] = fresh[c];
-                    let new = Shape::from_table(patterns, self.combos);
-                    totals.combo_count[c][old[c].combo as usize] -= 1;
-                    totals.combo_count[c][new.combo as usize] += 1;
-                    totals.value_sum[c] += new.value - old[c].value;
-                    self.shapes[index][c] = new;
-                    set_bit(&mut self.fours, index, c, new.combo >= Combo::Four);
+                    let new = Shape::from_table(patterns, combos);
+                    totals.combo_count[c][old.combo() as usize] -= 1;
+                    totals.combo_count[c][new.combo() as usize] += 1;
+                    totals.value_sum[c] += new.value() - old.value();
+                    cell[c] = new;
+                    if (old.combo() >= Combo::Four) != (new.combo() >= Combo::Four) {
+                        fours[c][index / STRIDE] ^= 1 << (index % STRIDE);
+                    }
                 }
             }
         }
@@ -440,7 +473,7 @@ impl Position {
 
     /// Panics if the incremental state differs from a full recomputation.
     pub fn assert_consistent(&self) {
-        let (shapes, near, totals) = self.compute_from_scratch();
+        let (shapes, totals) = self.compute_from_scratch();
         assert_eq!(totals, self.totals, "totals differ from recomputation");
         for p in self.board.empty_cells() {
             assert_eq!(
@@ -448,12 +481,17 @@ impl Position {
                 self.shapes[p.index()],
                 "shapes differ at {p}"
             );
-            assert_eq!(
-                near[p.index()],
-                self.near[p.index()],
-                "near count differs at {p}"
-            );
         }
+        assert_eq!(
+            self.fours_from_shapes(),
+            self.fours,
+            "four cells differ from recomputation"
+        );
+        assert_eq!(
+            self.candidates_from_scratch(),
+            self.candidates,
+            "candidates differ from recomputation"
+        );
     }
 }
 
@@ -483,7 +521,7 @@ mod tests {
         // Black's open three: 5,7 and 9,7 make flex fours for black.
         assert_eq!(pos.combo_count(Color::Black, Combo::FlexFour), 2);
         assert_eq!(
-            pos.shape(Pos::new(9, 7), Color::Black).combo,
+            pos.shape(Pos::new(9, 7), Color::Black).combo(),
             Combo::FlexFour
         );
         pos.assert_consistent();

@@ -111,6 +111,22 @@ impl Combo {
         Combo::ALL[v as usize]
     }
 
+    /// The combined shape whose discriminant is the low four bits of `v` (codes above
+    /// [`Combo::Five`] do not occur; they read as `Five`). No bounds check.
+    #[inline(always)]
+    pub fn from_low_bits(v: u32) -> Combo {
+        const BY_CODE: [Combo; 16] = {
+            let mut all = [Combo::Five; 16];
+            let mut i = 0;
+            while i < Combo::COUNT {
+                all[i] = Combo::ALL[i];
+                i += 1;
+            }
+            all
+        };
+        BY_CODE[(v & 15) as usize]
+    }
+
     /// The combined shape of four line shapes.
     pub fn of(patterns: [Pattern; 4]) -> Combo {
         let mut count = [0u8; Pattern::COUNT];
@@ -323,21 +339,40 @@ fn build(rule: FiveRule, space: KeySpace) -> Box<[u8]> {
     memo
 }
 
-fn table(rule: FiveRule) -> &'static [u8] {
-    static TABLES: [OnceLock<Box<[u8]>>; 4] = [const { OnceLock::new() }; 4];
-    let index = rule as usize;
-    TABLES[index].get_or_init(|| build(rule, KeySpace::Binary))
+/// Length of a binary-keyed table (a power of two, so a masked key needs no bounds check).
+pub const BINARY_SLOTS: usize = TABLE_SIZE;
+/// Length of a ternary-keyed table: 3^10 keys padded to a power of two for the same reason.
+pub const TERNARY_SLOTS: usize = 1 << 16;
+const _: () = assert!(TERNARY_SIZE <= TERNARY_SLOTS);
+
+/// A built table as shapes, padded with [`Pattern::Dead`] to `N` entries.
+fn to_patterns<const N: usize>(memo: &[u8]) -> Box<[Pattern; N]> {
+    let mut out = vec![Pattern::Dead; N];
+    for (slot, &v) in out.iter_mut().zip(memo) {
+        *slot = Pattern::from_u8(v);
+    }
+    out.into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has N entries"))
 }
 
-/// Ternary weights of a 10-bit neighbour mask: `TERNARY[m]` = sum of `3^s` over set bits `s`.
-fn ternary() -> &'static [u16; 1024] {
-    static TERNARY: OnceLock<[u16; 1024]> = OnceLock::new();
+fn table(rule: FiveRule) -> &'static [Pattern; BINARY_SLOTS] {
+    static TABLES: [OnceLock<Box<[Pattern; BINARY_SLOTS]>>; 4] = [const { OnceLock::new() }; 4];
+    let index = rule as usize;
+    TABLES[index].get_or_init(|| to_patterns(&build(rule, KeySpace::Binary)))
+}
+
+/// Ternary weights of an 11-bit window: `TERNARY[m]` = sum of `3^s` over the set neighbour
+/// bits `s` (the centre bit, 5, is ignored), so a window needs no squeezing before lookup.
+fn ternary() -> &'static [u16; 2048] {
+    static TERNARY: OnceLock<[u16; 2048]> = OnceLock::new();
     TERNARY.get_or_init(|| {
-        let mut t = [0u16; 1024];
+        let mut t = [0u16; 2048];
         for (m, v) in t.iter_mut().enumerate() {
+            let neighbours = squeeze(m as u32);
             let mut power = 1u16;
             for s in 0..10 {
-                if m >> s & 1 == 1 {
+                if neighbours >> s & 1 == 1 {
                     *v += power;
                 }
                 power = power.wrapping_mul(3);
@@ -351,20 +386,28 @@ fn ternary() -> &'static [u16; 1024] {
 const TERNARY_SIZE: usize = 59_049;
 
 /// The table indexed by ternary keys (own = 1, blocked = 2 per neighbour), for rules where
-/// an opponent stone and a wall block alike: 59 KB instead of 1 MB, so lookups stay in cache,
-/// and built directly in a few milliseconds (the first move of a fresh process pays for it).
-fn compact(rule: FiveRule) -> &'static [u8] {
-    static TABLES: [OnceLock<Box<[u8]>>; 2] = [const { OnceLock::new() }; 2];
-    TABLES[rule as usize].get_or_init(|| build(rule, KeySpace::Ternary))
+/// an opponent stone and a wall block alike: 59 K entries instead of 1 M, so lookups stay in
+/// cache, and built directly in a few milliseconds (the first move of a fresh process pays).
+fn compact(rule: FiveRule) -> &'static [Pattern; TERNARY_SLOTS] {
+    static TABLES: [OnceLock<Box<[Pattern; TERNARY_SLOTS]>>; 2] = [const { OnceLock::new() }; 2];
+    TABLES[rule as usize].get_or_init(|| to_patterns(&build(rule, KeySpace::Ternary)))
 }
 
 /// The pattern tables for one rule, per colour.
 #[derive(Clone, Copy)]
-pub struct PatternTable {
-    tables: [&'static [u8]; 2],
-    /// True when `tables` are ternary-indexed (rules without caro's closed-five exception).
-    ternary: bool,
-    weights: &'static [u16; 1024],
+pub enum PatternTable {
+    /// Ternary-keyed tables (rules without caro's closed-five exception).
+    Ternary {
+        /// Per colour.
+        tables: [&'static [Pattern; TERNARY_SLOTS]; 2],
+        /// Window to ternary key.
+        weights: &'static [u16; 2048],
+    },
+    /// Binary-keyed tables (caro tells walls from opponent stones).
+    Binary {
+        /// Per colour.
+        tables: [&'static [Pattern; BINARY_SLOTS]; 2],
+    },
 }
 
 impl PatternTable {
@@ -377,21 +420,18 @@ impl PatternTable {
             (true, true) => FiveRule::CaroExact,
         };
         if rule.is_caro() {
-            PatternTable {
+            PatternTable::Binary {
                 tables: [
                     table(five_rule(Color::Black)),
                     table(five_rule(Color::White)),
                 ],
-                ternary: false,
-                weights: ternary(),
             }
         } else {
-            PatternTable {
+            PatternTable::Ternary {
                 tables: [
                     compact(five_rule(Color::Black)),
                     compact(five_rule(Color::White)),
                 ],
-                ternary: true,
                 weights: ternary(),
             }
         }
@@ -410,44 +450,79 @@ impl PatternTable {
         let walls = lines.walls(dir, line);
         let own = lines.stones(color, dir, line);
         let opp = lines.stones(color.opponent(), dir, line) | walls;
-        let table = self.tables[color.index()];
-        let value = if self.ternary {
-            let t = self.weights;
-            table[t[squeeze(own >> (bit - 5))] as usize + 2 * t[squeeze(opp >> (bit - 5))] as usize]
-        } else {
-            let own = own | walls;
-            table[squeeze(own >> (bit - 5)) | squeeze(opp >> (bit - 5)) << 10]
-        };
-        Pattern::from_u8(value)
+        let shift = bit - 5;
+        match self {
+            PatternTable::Ternary { tables, weights } => {
+                let key =
+                    weights[window(own, shift)] as usize + 2 * weights[window(opp, shift)] as usize;
+                tables[color.index()][key & (TERNARY_SLOTS - 1)]
+            }
+            PatternTable::Binary { tables } => {
+                let own = own | walls;
+                let key = squeeze(own >> shift) | squeeze(opp >> shift) << 10;
+                tables[color.index()][key & (BINARY_SLOTS - 1)]
+            }
+        }
+    }
+
+    /// The shapes black and white would make on the empty cell at `bit` of a line with the
+    /// given masks.
+    #[inline(always)]
+    pub fn patterns_both(&self, black: u32, white: u32, walls: u32, bit: u32) -> [Pattern; 2] {
+        match self {
+            PatternTable::Ternary { tables, weights } => {
+                ternary_both(tables, weights, black, white, walls, bit)
+            }
+            PatternTable::Binary { tables } => binary_both(tables, black, white, walls, bit),
+        }
     }
 }
 
-impl PatternTable {
-    /// The shapes black and white would make on the empty cell at `bit` of a line with the
-    /// given masks. Ternary keys add up over disjoint masks, so three weight lookups serve both
-    /// colours: black's key is `w(black) + 2 (w(white) + w(walls))`, white's the mirror.
-    #[inline(always)]
-    pub fn patterns_both(&self, black: u32, white: u32, walls: u32, bit: u32) -> [Pattern; 2] {
-        let shift = bit - 5;
-        if self.ternary {
-            let t = self.weights;
-            let b = t[squeeze(black >> shift)] as usize;
-            let w = t[squeeze(white >> shift)] as usize;
-            let x = t[squeeze(walls >> shift)] as usize;
-            [
-                Pattern::from_u8(self.tables[0][b + 2 * (w + x)]),
-                Pattern::from_u8(self.tables[1][w + 2 * (b + x)]),
-            ]
-        } else {
-            let key = |own: u32, opp: u32| {
-                squeeze((own | walls) >> shift) | squeeze((opp | walls) >> shift) << 10
-            };
-            [
-                Pattern::from_u8(self.tables[0][key(black, white)]),
-                Pattern::from_u8(self.tables[1][key(white, black)]),
-            ]
-        }
-    }
+/// [`PatternTable::patterns_both`] for ternary tables. Ternary keys add up over disjoint
+/// masks, so three weight lookups serve both colours: black's key is
+/// `w(black) + 2 (w(white) + w(walls))`, white's the mirror.
+#[inline(always)]
+pub fn ternary_both(
+    tables: &[&'static [Pattern; TERNARY_SLOTS]; 2],
+    weights: &[u16; 2048],
+    black: u32,
+    white: u32,
+    walls: u32,
+    bit: u32,
+) -> [Pattern; 2] {
+    let shift = bit - 5;
+    let b = weights[window(black, shift)] as usize;
+    let w = weights[window(white, shift)] as usize;
+    let x = weights[window(walls, shift)] as usize;
+    [
+        tables[0][(b + 2 * (w + x)) & (TERNARY_SLOTS - 1)],
+        tables[1][(w + 2 * (b + x)) & (TERNARY_SLOTS - 1)],
+    ]
+}
+
+/// [`PatternTable::patterns_both`] for binary (caro) tables.
+#[inline(always)]
+pub fn binary_both(
+    tables: &[&'static [Pattern; BINARY_SLOTS]; 2],
+    black: u32,
+    white: u32,
+    walls: u32,
+    bit: u32,
+) -> [Pattern; 2] {
+    let shift = bit - 5;
+    let key = |own: u32, opp: u32| {
+        squeeze((own | walls) >> shift) | squeeze((opp | walls) >> shift) << 10
+    };
+    [
+        tables[0][key(black, white) & (BINARY_SLOTS - 1)],
+        tables[1][key(white, black) & (BINARY_SLOTS - 1)],
+    ]
+}
+
+/// The 11-bit window starting at bit `shift` of a line mask (an index into the weights).
+#[inline(always)]
+fn window(mask: u32, shift: u32) -> usize {
+    (mask >> shift & 0x7ff) as usize
 }
 
 /// The ten neighbour bits of an 11-bit window (centre at bit 5 dropped).
@@ -530,7 +605,9 @@ mod tests {
             let (full, compact) = (table(rule), compact(rule));
             for own in 0..1024usize {
                 for opp in (0..1024usize).filter(|opp| own & opp == 0) {
-                    let ternary_key = t[own] as usize + 2 * t[opp] as usize;
+                    // The weights take 11-bit windows: put the centre (bit 5) back.
+                    let spread = |m: usize| (m & 0x1f) | (m >> 5) << 6;
+                    let ternary_key = t[spread(own)] as usize + 2 * t[spread(opp)] as usize;
                     assert_eq!(
                         compact[ternary_key],
                         full[own | opp << 10],

@@ -38,7 +38,7 @@ pub fn situation(pos: &Position) -> Situation {
 #[inline]
 pub fn order_score(pos: &Position, p: Pos) -> i32 {
     let me = pos.side_to_move();
-    pos.shape(p, me).value * 16 + pos.shape(p, me.opponent()).value * DEFENCE_SIXTEENTHS
+    pos.shape(p, me).value() * 16 + pos.shape(p, me.opponent()).value() * DEFENCE_SIXTEENTHS
 }
 
 /// Fills `moves` with the moves worth searching and their ordering scores (unsorted), and
@@ -67,8 +67,8 @@ pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
             bits &= bits - 1;
             let p = Pos::new(x, y);
             let keep = match situation {
-                Situation::CanWin => pos.shape(p, me).combo == Combo::Five,
-                Situation::MustBlockFive => pos.shape(p, op).combo == Combo::Five,
+                Situation::CanWin => pos.shape(p, me).combo() == Combo::Five,
+                Situation::MustBlockFive => pos.shape(p, op).combo() == Combo::Five,
                 Situation::MustDefendThree | Situation::Free => true,
             };
             if keep && !pos.is_forbidden(p) {

@@ -501,7 +501,7 @@ impl Searcher {
             moves.swap(i, pick);
             let m = moves[i].0;
             let quiet =
-                pos.shape(m, me).combo < Combo::Four && pos.shape(m, op).combo < Combo::Four;
+                pos.shape(m, me).combo() < Combo::Four && pos.shape(m, op).combo() < Combo::Four;
             if i >= late_limit && quiet && best_score > -WIN_THRESHOLD {
                 continue;
             }
@@ -579,7 +579,7 @@ impl Searcher {
         }
         let board = pos.board();
         board.empty_cells().any(|p| {
-            let combo = pos.shape(p, me).combo;
+            let combo = pos.shape(p, me).combo();
             (combo == Combo::FlexFour || combo == Combo::DoubleFour) && !pos.is_forbidden(p)
         })
     }

@@ -85,7 +85,7 @@ impl VcfSolver {
     fn cells_with(pos: &Position, color: Color, at_least: Combo, out: &mut Vec<Pos>) {
         out.clear();
         pos.for_each_four_cell(color, |p| {
-            if pos.shape(p, color).combo >= at_least {
+            if pos.shape(p, color).combo() >= at_least {
                 out.push(p);
             }
         });
@@ -117,13 +117,13 @@ impl VcfSolver {
             // The defender threatens five: the attacker must block, and only a block that is
             // itself a four keeps the sequence going.
             Self::cells_with(pos, op, Combo::Five, &mut candidates);
-            if candidates.len() > 1 || pos.shape(candidates[0], me).combo < Combo::Four {
+            if candidates.len() > 1 || pos.shape(candidates[0], me).combo() < Combo::Four {
                 return false;
             }
         } else {
             Self::cells_with(pos, me, Combo::Four, &mut candidates);
             // Strongest fours first: flex fours and double fours end the search at once.
-            candidates.sort_by_key(|&p| std::cmp::Reverse(pos.shape(p, me).combo));
+            candidates.sort_by_key(|&p| std::cmp::Reverse(pos.shape(p, me).combo()));
         }
         let mut fives = Vec::new();
         for &attack_move in &candidates {

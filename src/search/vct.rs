@@ -149,7 +149,7 @@ impl VctSolver {
         }
         let mut threats: Vec<(Pos, Combo)> = Vec::new();
         for p in pos.board().empty_cells() {
-            let combo = pos.shape(p, me).combo;
+            let combo = pos.shape(p, me).combo();
             if combo >= Combo::FlexThree && pos.is_candidate(p) {
                 threats.push((p, combo));
             }
@@ -226,7 +226,7 @@ impl VctSolver {
 fn find(pos: &Position, color: Color, combo: Combo) -> Option<Pos> {
     let mut found = None;
     pos.for_each_four_cell(color, |p| {
-        if found.is_none() && pos.shape(p, color).combo >= combo {
+        if found.is_none() && pos.shape(p, color).combo() >= combo {
             found = Some(p);
         }
     });
