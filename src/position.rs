@@ -6,8 +6,9 @@
 //! "can I make five", "must I block", "do I have a flex four" and the static evaluation are O(1).
 //!
 //! A stone can change the shapes only of the empty cells within five cells of it along its four
-//! lines (the pattern tables read five neighbours on each side), and only on that one line each:
-//! `make_move` recomputes exactly those (at most 40 cells x 2 colours, one direction each) and
+//! lines (the pattern tables read five neighbours on each side; four under freestyle, see
+//! [`PatternTable::reach`]), and only on that one line each: `make_move` recomputes exactly
+//! those (at most 40 cells x 2 colours, one direction each) and
 //! saves the previous values; `undo_move` restores the saved values instead of recomputing.
 //! Debug builds compare the result with a full recomputation after every make and undo.
 
@@ -424,13 +425,15 @@ impl Position {
         let fours = &mut self.fours;
         let lines = self.board.lines();
         let centre = pos.index() as isize;
+        let reach = PatternTable::reach(self.board.rule());
+        let window = ((1u32 << (2 * reach + 1)) - 1) << (PAD - reach);
         for (dir, &step) in INDEX_STEP.iter().enumerate() {
             let (line, bit) = lines.locate(dir, pos);
             let black = lines.stones(Color::Black, dir, line);
             let white = lines.stones(Color::White, dir, line);
             let walls = lines.walls(dir, line);
-            // The empty cells of the 11-cell window (the centre now holds the new stone).
-            let mut empty = !(black | white | walls) & (0x7ff << (bit - PAD));
+            // The empty cells of the window (the centre now holds the new stone).
+            let mut empty = !(black | white | walls) & (window << (bit - PAD));
             let base = centre - bit as isize * step;
             while empty != 0 {
                 let b = empty.trailing_zeros();

@@ -393,6 +393,20 @@ fn compact(rule: FiveRule) -> &'static [Pattern; TERNARY_SLOTS] {
     TABLES[rule as usize].get_or_init(|| to_patterns(&build(rule, KeySpace::Ternary)))
 }
 
+impl PatternTable {
+    /// Reach of a stone's influence along a line: the farthest neighbour whose shape can
+    /// change when a stone is added. Five or more wins for both colours only under
+    /// freestyle, and there a cell five away never matters (a five through a cell lies
+    /// within four of it); exact fives and caro's closed fives look one cell further.
+    pub fn reach(rule: Rule) -> u32 {
+        if rule == Rule::Freestyle {
+            4
+        } else {
+            5
+        }
+    }
+}
+
 /// The pattern tables for one rule, per colour.
 #[derive(Clone, Copy)]
 pub enum PatternTable {
@@ -596,6 +610,16 @@ mod tests {
         assert_eq!(shape(c, "..oxxXx.o......"), Pattern::Dead);
         assert_eq!(shape(c, "..oxxXx..o....."), Pattern::Four);
         assert_eq!(shape(Rule::CaroExact, "..xxxXxx......."), Pattern::Overline);
+    }
+
+    /// Freestyle shapes never depend on the cells five away (the update skips them).
+    #[test]
+    fn at_least_shapes_ignore_the_window_ends() {
+        let table = compact(FiveRule::AtLeast);
+        for key in 0..TERNARY_SIZE {
+            let inner = key - key % 3 - (key / POWERS_OF_3[9]) * POWERS_OF_3[9];
+            assert_eq!(table[key], table[inner], "key {key}");
+        }
     }
 
     #[test]
