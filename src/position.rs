@@ -378,6 +378,13 @@ impl Position {
         self.assert_consistent();
     }
 
+    /// Passes: the other colour is to move, nothing else changes (threat solvers use it to
+    /// ask what a side would do with two moves in a row). Undone by calling it again.
+    pub fn toggle_side(&mut self) {
+        let side = self.board.side_to_move();
+        self.board.set_side_to_move(side.opponent());
+    }
+
     /// Takes back the last move.
     pub fn undo_move(&mut self) {
         let frame = self.frames.pop().expect("undo_move without make_move");

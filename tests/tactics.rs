@@ -61,18 +61,18 @@ fn vcf_public_subset_under_node_limit() {
 }
 
 /// The quintet mate problems: VCF ones with the VCF solver, VCT ones with the VCT solver.
-/// Graded against the published first move. Known misses: `test_vct_fukumi_move` needs quiet
-/// moves that threaten a VCF (the VCT solver plays threes and fours only), and
-/// `test_vct_dual_forbiddens` is answered with another first move that the data cannot grade.
+/// Graded against the published first move. Known miss: `test_vct_dual_forbiddens` is answered
+/// with I3 (8,12), another first move that the data cannot grade (the published lines start
+/// J4 or K3; I3 is the third move of the K3 line, played first as a four).
 #[test]
 fn quintet_mate_problems() {
     let mut vcf = VcfSolver::new();
     let mut vct = wuzi::search::vct::VctSolver::new();
     let mut failures = Vec::new();
     // Debug builds recompute the whole threat state after every move as a check, so they get
-    // a smaller budget; the solved problems need far fewer nodes than either.
+    // a smaller budget; the fukumi problem, the largest, needs about 111,000 nodes.
     const NODES: u64 = if cfg!(debug_assertions) {
-        30_000
+        150_000
     } else {
         1_000_000
     };
@@ -97,5 +97,5 @@ fn quintet_mate_problems() {
         all.len(),
         failures.join("\n")
     );
-    assert!(failures.len() <= 2, "{}", failures.join("\n"));
+    assert!(failures.len() <= 1, "{}", failures.join("\n"));
 }

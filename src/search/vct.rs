@@ -3,16 +3,26 @@
 //! at its only point, and a three at any point that blocks it or with any counter-four. A
 //! counter-four must be blocked before the attack goes on, so a defender's own VCF refutes the
 //! attack. Bounded by attacker moves and nodes.
+//!
+//! A quiet move that threatens a VCF (a "fukumi" move: the attacker would win by fours if
+//! allowed a second move) is an attack too, at most [`QUIET_THREATS`] times in one line. The
+//! defender then tries every point of that VCF (its fours, its forced replies and the final
+//! five points), every own four and every point where it makes a three (whose forced replies
+//! could turn into a counter-four), and the attack must go on against each.
 
 use super::movegen::{self, Situation};
 use super::vcf::VcfSolver;
-use crate::board::pattern::Combo;
+use crate::board::pattern::{Combo, Pattern};
 use crate::position::Position;
 use crate::types::{Color, Pos};
 
 const TABLE_SIZE: usize = 1 << 16;
 /// Node budget of the VCF tried at each attacker node.
 const INNER_VCF_NODES: u64 = 200;
+/// Quiet VCF threats allowed in one line of the attack.
+const QUIET_THREATS: u8 = 2;
+/// Quiet moves tried as VCF threats at one attacker node, best ordered first.
+const QUIET_CANDIDATES: usize = 24;
 
 /// A VCT solver with a table of positions it has shown to have no VCT.
 pub struct VctSolver {
@@ -22,6 +32,8 @@ pub struct VctSolver {
     next_check: u64,
     node_limit: u64,
     attacker: Color,
+    /// Quiet threats the current line may still use.
+    quiet_left: u8,
 }
 
 impl Default for VctSolver {
@@ -40,6 +52,7 @@ impl VctSolver {
             next_check: 0,
             node_limit: 0,
             attacker: Color::Black,
+            quiet_left: 0,
         }
     }
 
@@ -73,6 +86,7 @@ impl VctSolver {
         self.next_check = 0;
         self.node_limit = node_limit;
         self.attacker = pos.side_to_move();
+        self.quiet_left = QUIET_THREATS;
         // Deepen one threat at a time: short wins are found before long lines are explored.
         for depth in 1..=max_depth.min(60) as u8 {
             let mut first = None;
@@ -175,8 +189,124 @@ impl VctSolver {
                 return false;
             }
         }
+        if self.quiet_left > 0 && depth > 1 {
+            self.quiet_left -= 1;
+            let won = self.quiet_threats(pos, depth, first, abort);
+            self.quiet_left += 1;
+            if won {
+                return true;
+            }
+            if self.out_of_nodes() {
+                return false;
+            }
+        }
+        // Stored only after the quiet threats too: the entry means "no VCT of this depth".
         self.failed[slot] = (pos.hash(), depth);
         false
+    }
+
+    /// Quiet attacker moves that threaten a VCF, each answered by every defence that could
+    /// stop it; true if one wins against all of them.
+    fn quiet_threats(
+        &mut self,
+        pos: &mut Position,
+        depth: u8,
+        first: &mut Option<Pos>,
+        abort: &dyn Fn() -> bool,
+    ) -> bool {
+        let me = pos.side_to_move();
+        let op = me.opponent();
+        let mut quiet: Vec<(Pos, i32)> = Vec::new();
+        for p in pos.board().empty_cells() {
+            let shape = pos.shape(p, me);
+            // Below a three, but building on at least two own stones somewhere.
+            if shape.combo() < Combo::FlexThree
+                && shape.patterns.iter().any(|&l| l >= Pattern::Two)
+                && pos.is_candidate(p)
+            {
+                quiet.push((p, movegen::order_score(pos, p)));
+            }
+        }
+        quiet.sort_by_key(|&(p, score)| (std::cmp::Reverse(score), p));
+        quiet.truncate(QUIET_CANDIDATES);
+        for (m, _) in quiet {
+            if pos.is_forbidden(m) {
+                continue;
+            }
+            pos.make_move(m);
+            let defences = if pos.combo_count_at_least(op, Combo::Four) > 0 {
+                // The defender has a four of its own: not a quiet situation.
+                None
+            } else {
+                self.vcf_threat_defences(pos)
+            };
+            let won = match defences {
+                Some(defences) => {
+                    let mut all = true;
+                    for d in defences {
+                        if pos.is_forbidden(d) {
+                            continue;
+                        }
+                        pos.make_move(d);
+                        let won = self.attacker_node(pos, depth - 1, &mut None, abort);
+                        pos.undo_move();
+                        if !won || self.out_of_nodes() {
+                            all = false;
+                            break;
+                        }
+                    }
+                    all
+                }
+                None => false,
+            };
+            pos.undo_move();
+            if won {
+                *first = first.or(Some(m));
+                return true;
+            }
+            if self.out_of_nodes() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// With the defender to move after a quiet attacker move: if the attacker, moving again,
+    /// would win by VCF, the defender's candidate answers (see the module notes); else `None`.
+    fn vcf_threat_defences(&mut self, pos: &mut Position) -> Option<Vec<Pos>> {
+        let defender = pos.side_to_move();
+        let attacker = defender.opponent();
+        pos.toggle_side();
+        let line = self.vcf.solve(pos, 20, INNER_VCF_NODES);
+        self.nodes += self.vcf.nodes();
+        let Some(line) = line else {
+            pos.toggle_side();
+            return None;
+        };
+        // Replay all but the final five to find every five point the attack ends with.
+        let mut cells = line.clone();
+        let played = line.len().saturating_sub(1);
+        for &p in &line[..played] {
+            pos.make_move(p);
+        }
+        pos.for_each_four_cell(attacker, |p| {
+            if pos.shape(p, attacker).combo() == Combo::Five {
+                cells.push(p);
+            }
+        });
+        for _ in 0..played {
+            pos.undo_move();
+        }
+        pos.toggle_side();
+        for p in pos.board().empty_cells() {
+            if pos.shape(p, defender).combo() >= Combo::Three && pos.is_candidate(p) {
+                cells.push(p);
+            }
+        }
+        cells.sort();
+        cells.dedup();
+        cells.retain(|&p| pos.board().is_empty(p));
+        Some(cells)
     }
 
     /// The defender to move after an attacker threat: true if every defence loses.
