@@ -19,6 +19,8 @@ pub struct VcfSolver {
     nodes: u64,
     node_limit: u64,
     line: Vec<Pos>,
+    /// Candidate and five-point buffers per recursion level, reused so nodes do not allocate.
+    buffers: Vec<(Vec<Pos>, Vec<Pos>)>,
 }
 
 impl Default for VcfSolver {
@@ -35,6 +37,7 @@ impl VcfSolver {
             nodes: 0,
             node_limit: u64::MAX,
             line: Vec::new(),
+            buffers: Vec::new(),
         }
     }
 
@@ -98,12 +101,17 @@ impl VcfSolver {
             self.node_limit = 0;
         }
         let me = pos.side_to_move();
-        let op = me.opponent();
-        let mut candidates = Vec::new();
         if pos.combo_count(me, Combo::Five) > 0 {
-            Self::cells_with(pos, me, Combo::Five, &mut candidates);
-            self.line.push(candidates[0]);
-            return true;
+            let mut five = None;
+            pos.for_each_four_cell(me, |p| {
+                if five.is_none() && pos.shape(p, me).combo() == Combo::Five {
+                    five = Some(p);
+                }
+            });
+            if let Some(p) = five {
+                self.line.push(p);
+                return true;
+            }
         }
         if depth == 0 || self.nodes >= self.node_limit {
             return false;
@@ -113,25 +121,42 @@ impl VcfSolver {
         if hash == pos.hash() && failed_depth >= depth {
             return false;
         }
+        let (mut candidates, mut fives) = self.buffers.pop().unwrap_or_default();
+        let won = self.attack_moves(pos, depth, slot, abort, &mut candidates, &mut fives);
+        self.buffers.push((candidates, fives));
+        won
+    }
+
+    /// The attacker's fours at one node; records a disproof in `slot` when all fail.
+    fn attack_moves(
+        &mut self,
+        pos: &mut Position,
+        depth: u8,
+        slot: usize,
+        abort: &dyn Fn() -> bool,
+        candidates: &mut Vec<Pos>,
+        fives: &mut Vec<Pos>,
+    ) -> bool {
+        let me = pos.side_to_move();
+        let op = me.opponent();
         if pos.combo_count(op, Combo::Five) > 0 {
             // The defender threatens five: the attacker must block, and only a block that is
             // itself a four keeps the sequence going.
-            Self::cells_with(pos, op, Combo::Five, &mut candidates);
+            Self::cells_with(pos, op, Combo::Five, candidates);
             if candidates.len() > 1 || pos.shape(candidates[0], me).combo() < Combo::Four {
                 return false;
             }
         } else {
-            Self::cells_with(pos, me, Combo::Four, &mut candidates);
+            Self::cells_with(pos, me, Combo::Four, candidates);
             // Strongest fours first: flex fours and double fours end the search at once.
             candidates.sort_by_key(|&p| std::cmp::Reverse(pos.shape(p, me).combo()));
         }
-        let mut fives = Vec::new();
-        for &attack_move in &candidates {
+        for &attack_move in candidates.iter() {
             if pos.is_forbidden(attack_move) {
                 continue;
             }
             pos.make_move(attack_move);
-            Self::cells_with(pos, me, Combo::Five, &mut fives);
+            Self::cells_with(pos, me, Combo::Five, fives);
             let won = match fives.len() {
                 0 => false,
                 n if n >= 2 => {
