@@ -114,8 +114,24 @@ struct Saved {
 struct Frame {
     saved_start: u32,
     totals: Totals,
-    fours: [[u32; MAX_SIZE]; 2],
-    candidates: [u32; MAX_SIZE],
+    /// First of the [`FOUR_ROWS`] four-cell rows saved (a move changes shapes only within
+    /// five rows of it).
+    four_row: u8,
+    fours: [[u32; FOUR_ROWS]; 2],
+    /// First of the [`CANDIDATE_ROWS`] candidate rows saved (the 5x5 square of the move).
+    candidate_row: u8,
+    candidates: [u32; CANDIDATE_ROWS],
+}
+
+/// Four-cell rows an undo frame saves: the move's row and five on each side.
+const FOUR_ROWS: usize = 11;
+/// Candidate rows an undo frame saves: the move's row and two on each side.
+const CANDIDATE_ROWS: usize = 5;
+
+/// First row of a `count`-row band centred on row `y`, moved inside the arrays.
+#[inline(always)]
+fn band_start(y: usize, count: usize) -> usize {
+    y.saturating_sub(count / 2).min(MAX_SIZE - count)
 }
 
 /// Size of the per-cell arrays: a power of two at least [`CELL_COUNT`], so an index masked
@@ -339,11 +355,23 @@ impl Position {
 
     /// Plays `pos` for the side to move and updates the threat state.
     pub fn make_move(&mut self, pos: Pos) {
+        let (four_row, candidate_row) = (
+            band_start(pos.yu(), FOUR_ROWS),
+            band_start(pos.yu(), CANDIDATE_ROWS),
+        );
+        let mut fours = [[0; FOUR_ROWS]; 2];
+        for (saved, rows) in fours.iter_mut().zip(&self.fours) {
+            saved.copy_from_slice(&rows[four_row..four_row + FOUR_ROWS]);
+        }
+        let mut candidates = [0; CANDIDATE_ROWS];
+        candidates.copy_from_slice(&self.candidates[candidate_row..candidate_row + CANDIDATE_ROWS]);
         self.frames.push(Frame {
             saved_start: self.saved.len() as u32,
             totals: self.totals,
-            fours: self.fours,
-            candidates: self.candidates,
+            four_row: four_row as u8,
+            fours,
+            candidate_row: candidate_row as u8,
+            candidates,
         });
         // The cell leaves the set of empty cells.
         let index = pos.index() & SLOT_MASK;
@@ -395,8 +423,13 @@ impl Position {
         }
         self.saved.truncate(start);
         self.totals = frame.totals;
-        self.fours = frame.fours;
-        self.candidates = frame.candidates;
+        let four_row = frame.four_row as usize;
+        for (rows, saved) in self.fours.iter_mut().zip(&frame.fours) {
+            rows[four_row..four_row + FOUR_ROWS].copy_from_slice(saved);
+        }
+        let candidate_row = frame.candidate_row as usize;
+        self.candidates[candidate_row..candidate_row + CANDIDATE_ROWS]
+            .copy_from_slice(&frame.candidates);
         #[cfg(debug_assertions)]
         self.assert_consistent();
     }
