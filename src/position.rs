@@ -157,6 +157,9 @@ const INDEX_STEP: [isize; 4] = {
 pub struct Position {
     board: Board,
     table: PatternTable,
+    /// Bits `PAD - reach ..= PAD + reach` of a line: the cells a stone can affect, with the
+    /// stone at bit `PAD` (see [`PatternTable::reach`]).
+    window: u32,
     combos: &'static [u32; COMBO_SLOTS],
     /// Indexed by [`Pos::index`]; see [`SLOTS`].
     shapes: Box<[[Shape; 2]; SLOTS]>,
@@ -175,6 +178,10 @@ impl Position {
         let mut pos = Position {
             board: board.clone(),
             table: PatternTable::for_rule(board.rule()),
+            window: {
+                let reach = PatternTable::reach(board.rule());
+                ((1u32 << (2 * reach + 1)) - 1) << (PAD - reach)
+            },
             combos: combo_table(),
             shapes: Box::new([[Shape::DEAD; 2]; SLOTS]),
             totals: Totals {
@@ -264,6 +271,31 @@ impl Position {
                 f(Pos::new(x, y));
             }
         }
+    }
+
+    /// The first empty cell, row by row, where `color` makes `at_least` or stronger (`Four`
+    /// or above: only four-cells are scanned).
+    pub fn first_four_cell(&self, color: Color, at_least: Combo) -> Option<Pos> {
+        debug_assert!(at_least >= Combo::Four);
+        let mut found = None;
+        self.for_each_four_cell(color, |p| {
+            if found.is_none() && self.shape(p, color).combo() >= at_least {
+                found = Some(p);
+            }
+        });
+        found
+    }
+
+    /// Replaces `out` with every empty cell where `color` makes `at_least` or stronger
+    /// (`Four` or above), row by row.
+    pub fn four_cells(&self, color: Color, at_least: Combo, out: &mut Vec<Pos>) {
+        debug_assert!(at_least >= Combo::Four);
+        out.clear();
+        self.for_each_four_cell(color, |p| {
+            if self.shape(p, color).combo() >= at_least {
+                out.push(p);
+            }
+        });
     }
 
     /// The from-scratch twin of the incremental shapes and totals.
@@ -466,8 +498,7 @@ impl Position {
         let fours = &mut self.fours;
         let lines = self.board.lines();
         let centre = pos.index() as isize;
-        let reach = PatternTable::reach(self.board.rule());
-        let window = ((1u32 << (2 * reach + 1)) - 1) << (PAD - reach);
+        let window = self.window;
         for (dir, &step) in INDEX_STEP.iter().enumerate() {
             let (line, bit) = lines.locate(dir, pos);
             let black = lines.stones(Color::Black, dir, line);

@@ -105,12 +105,6 @@ impl Combo {
         Combo::Five,
     ];
 
-    /// The combined shape with the given discriminant.
-    #[inline]
-    pub fn from_u8(v: u8) -> Combo {
-        Combo::ALL[v as usize]
-    }
-
     /// The combined shape whose discriminant is the low four bits of `v` (codes above
     /// [`Combo::Five`] do not occur; they read as `Five`). No bounds check.
     #[inline(always)]
@@ -478,21 +472,10 @@ impl PatternTable {
             }
         }
     }
-
-    /// The shapes black and white would make on the empty cell at `bit` of a line with the
-    /// given masks.
-    #[inline(always)]
-    pub fn patterns_both(&self, black: u32, white: u32, walls: u32, bit: u32) -> [Pattern; 2] {
-        match self {
-            PatternTable::Ternary { tables, weights } => {
-                ternary_both(tables, weights, black, white, walls, bit)
-            }
-            PatternTable::Binary { tables } => binary_both(tables, black, white, walls, bit),
-        }
-    }
 }
 
-/// [`PatternTable::patterns_both`] for ternary tables. Ternary keys add up over disjoint
+/// The shapes black and white would make on the empty cell at `bit` of a line with the
+/// given masks, for ternary tables. Ternary keys add up over disjoint
 /// masks, so three weight lookups serve both colours: black's key is
 /// `w(black) + 2 (w(white) + w(walls))`, white's the mirror.
 #[inline(always)]
@@ -514,7 +497,7 @@ pub fn ternary_both(
     ]
 }
 
-/// [`PatternTable::patterns_both`] for binary (caro) tables.
+/// [`ternary_both`] for binary (caro) tables.
 #[inline(always)]
 pub fn binary_both(
     tables: &[&'static [Pattern; BINARY_SLOTS]; 2],

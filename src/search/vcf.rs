@@ -8,7 +8,7 @@
 
 use crate::board::pattern::Combo;
 use crate::position::Position;
-use crate::types::{Color, Pos};
+use crate::types::Pos;
 
 const TABLE_SIZE: usize = 1 << 16;
 
@@ -84,16 +84,6 @@ impl VcfSolver {
         }
     }
 
-    /// Cells where `color` makes a five (or, with `at_least` = Four, any four).
-    fn cells_with(pos: &Position, color: Color, at_least: Combo, out: &mut Vec<Pos>) {
-        out.clear();
-        pos.for_each_four_cell(color, |p| {
-            if pos.shape(p, color).combo() >= at_least {
-                out.push(p);
-            }
-        });
-    }
-
     fn attack(&mut self, pos: &mut Position, depth: u8, abort: &dyn Fn() -> bool) -> bool {
         self.nodes += 1;
         if self.nodes & 255 == 0 && abort() {
@@ -102,13 +92,7 @@ impl VcfSolver {
         }
         let me = pos.side_to_move();
         if pos.combo_count(me, Combo::Five) > 0 {
-            let mut five = None;
-            pos.for_each_four_cell(me, |p| {
-                if five.is_none() && pos.shape(p, me).combo() == Combo::Five {
-                    five = Some(p);
-                }
-            });
-            if let Some(p) = five {
+            if let Some(p) = pos.first_four_cell(me, Combo::Five) {
                 self.line.push(p);
                 return true;
             }
@@ -142,12 +126,12 @@ impl VcfSolver {
         if pos.combo_count(op, Combo::Five) > 0 {
             // The defender threatens five: the attacker must block, and only a block that is
             // itself a four keeps the sequence going.
-            Self::cells_with(pos, op, Combo::Five, candidates);
+            pos.four_cells(op, Combo::Five, candidates);
             if candidates.len() > 1 || pos.shape(candidates[0], me).combo() < Combo::Four {
                 return false;
             }
         } else {
-            Self::cells_with(pos, me, Combo::Four, candidates);
+            pos.four_cells(me, Combo::Four, candidates);
             // Strongest fours first: flex fours and double fours end the search at once.
             candidates.sort_by_key(|&p| std::cmp::Reverse(pos.shape(p, me).combo()));
         }
@@ -156,7 +140,7 @@ impl VcfSolver {
                 continue;
             }
             pos.make_move(attack_move);
-            Self::cells_with(pos, me, Combo::Five, fives);
+            pos.four_cells(me, Combo::Five, fives);
             let won = match fives.len() {
                 0 => false,
                 n if n >= 2 => {

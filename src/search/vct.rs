@@ -123,7 +123,7 @@ impl VctSolver {
         let op = me.opponent();
         debug_assert_eq!(me, self.attacker);
         if pos.combo_count(me, Combo::Five) > 0 {
-            *first = first.or_else(|| find(pos, me, Combo::Five));
+            *first = first.or_else(|| pos.first_four_cell(me, Combo::Five));
             return true;
         }
         if pos.combo_count(op, Combo::Five) > 0 {
@@ -131,7 +131,7 @@ impl VctSolver {
             if pos.combo_count(op, Combo::Five) > 1 {
                 return false;
             }
-            let Some(block) = find(pos, op, Combo::Five) else {
+            let Some(block) = pos.first_four_cell(op, Combo::Five) else {
                 return false;
             };
             if pos.is_forbidden(block) {
@@ -284,16 +284,13 @@ impl VctSolver {
             return None;
         };
         // Replay all but the final five to find every five point the attack ends with.
-        let mut cells = line.clone();
         let played = line.len().saturating_sub(1);
         for &p in &line[..played] {
             pos.make_move(p);
         }
-        pos.for_each_four_cell(attacker, |p| {
-            if pos.shape(p, attacker).combo() == Combo::Five {
-                cells.push(p);
-            }
-        });
+        let mut cells = Vec::new();
+        pos.four_cells(attacker, Combo::Five, &mut cells);
+        cells.extend_from_slice(&line);
         for _ in 0..played {
             pos.undo_move();
         }
@@ -322,7 +319,7 @@ impl VctSolver {
             return true;
         }
         if att_fives == 1 {
-            let Some(block) = find(pos, att, Combo::Five) else {
+            let Some(block) = pos.first_four_cell(att, Combo::Five) else {
                 return false;
             };
             if pos.is_forbidden(block) {
@@ -351,14 +348,4 @@ impl VctSolver {
         }
         true
     }
-}
-
-fn find(pos: &Position, color: Color, combo: Combo) -> Option<Pos> {
-    let mut found = None;
-    pos.for_each_four_cell(color, |p| {
-        if found.is_none() && pos.shape(p, color).combo() >= combo {
-            found = Some(p);
-        }
-    });
-    found
 }
