@@ -28,7 +28,8 @@ use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, STRIDE};
 pub struct Shape {
     /// Shape per direction.
     pub patterns: [Pattern; 4],
-    /// The combination table's entry for `patterns`: `value << 4 | combo`.
+    /// The combination table's entry for `patterns`: `value << 5 | four << 4 | combo`, where
+    /// `four` is set when the combo is at least [`Combo::Four`].
     entry: u32,
 }
 
@@ -44,10 +45,16 @@ impl Shape {
         Combo::from_low_bits(self.entry)
     }
 
+    /// The combined shape's discriminant, an index below [`Combo::COUNT`].
+    #[inline(always)]
+    fn code(&self) -> usize {
+        (self.entry & 15) as usize
+    }
+
     /// Value of the shape (line weights plus combination bonus).
     #[inline(always)]
     pub fn value(&self) -> i32 {
-        (self.entry >> 4) as i32
+        (self.entry >> VALUE_SHIFT) as i32
     }
 
     #[inline(always)]
@@ -69,13 +76,18 @@ impl Shape {
     }
 }
 
+/// Bit of a combination entry set when the combo is at least [`Combo::Four`].
+const FOUR_BIT: u32 = 1 << 4;
+/// Shift of the value in a combination entry.
+const VALUE_SHIFT: u32 = 5;
+
 /// Length of the combination table: 10^4 tuples padded to a power of two, so a masked index
 /// needs no bounds check.
 const COMBO_SLOTS: usize = 1 << 14;
 
 /// Combined shape and value of every four-pattern tuple, indexed `p0 + 10 p1 + 100 p2 + 1000 p3`.
 ///
-/// Entries are packed as `value << 4 | combo` in a `u32` (40 KB touched; a one-byte combo
+/// Entries are packed as `value << 5 | four << 4 | combo` in a `u32` (40 KB touched; a one-byte combo
 /// table with values kept by weight differences measured no faster).
 fn combo_table() -> &'static [u32; COMBO_SLOTS] {
     static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
@@ -89,16 +101,21 @@ fn combo_table() -> &'static [u32; COMBO_SLOTS] {
             let lines: i32 = patterns.iter().map(|&p| PATTERN_WEIGHT[p as usize]).sum();
             let value = lines + COMBO_BONUS[combo as usize];
             debug_assert!((0..1 << 27).contains(&value));
-            *slot = (value as u32) << 4 | combo as u32;
+            let four = (combo >= Combo::Four) as u32;
+            *slot = ((value as u32) << VALUE_SHIFT) | (four * FOUR_BIT) | combo as u32;
         }
         table
     })
 }
 
+/// Slots of a colour's combination counts: every four-bit code, so a raw code indexes them
+/// without a bounds check (codes from [`Combo::COUNT`] up are never counted).
+const COMBO_CODES: usize = 16;
+
 /// Counts and sums over the empty cells, per colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Totals {
-    combo_count: [[u16; Combo::COUNT]; 2],
+    combo_count: [[u16; COMBO_CODES]; 2],
     value_sum: [i32; 2],
 }
 
@@ -135,6 +152,14 @@ fn band_start(y: usize, count: usize) -> usize {
     y.saturating_sub(count / 2).min(MAX_SIZE - count)
 }
 
+/// Length of the undo stack of saved cells: a power of two, indexed by masked positions so a
+/// push needs no capacity check. It cannot overflow: every `make_move` fills an empty cell, so
+/// at most [`CELL_COUNT`] moves are ever stacked, each saving its own cell and at most 40
+/// window cells.
+const SAVED_SLOTS: usize = 1 << 15;
+const SAVED_MASK: usize = SAVED_SLOTS - 1;
+const _: () = assert!(CELL_COUNT * 41 <= SAVED_SLOTS);
+
 /// Size of the per-cell arrays: a power of two at least [`CELL_COUNT`], so an index masked
 /// with [`SLOT_MASK`] is provably in range.
 const SLOTS: usize = 1024;
@@ -168,7 +193,9 @@ pub struct Position {
     fours: [[u32; MAX_SIZE]; 2],
     /// Per row, bit `x` set if the cell is empty and within two cells of a stone.
     candidates: [u32; MAX_SIZE],
-    saved: Vec<Saved>,
+    /// Undo stack of saved cells (see [`SAVED_SLOTS`]); `saved_len` entries are live.
+    saved: Box<[Saved; SAVED_SLOTS]>,
+    saved_len: usize,
     frames: Vec<Frame>,
 }
 
@@ -185,12 +212,18 @@ impl Position {
             combos: combo_table(),
             shapes: Box::new([[Shape::DEAD; 2]; SLOTS]),
             totals: Totals {
-                combo_count: [[0; Combo::COUNT]; 2],
+                combo_count: [[0; COMBO_CODES]; 2],
                 value_sum: [0; 2],
             },
             fours: [[0; MAX_SIZE]; 2],
             candidates: [0; MAX_SIZE],
-            saved: Vec::with_capacity(4096),
+            saved: Box::new(
+                [Saved {
+                    index: 0,
+                    shapes: [Shape::DEAD; 2],
+                }; SAVED_SLOTS],
+            ),
+            saved_len: 0,
             frames: Vec::with_capacity(256),
         };
         pos.rebuild();
@@ -302,7 +335,7 @@ impl Position {
     fn compute_from_scratch(&self) -> (Box<[[Shape; 2]; SLOTS]>, Totals) {
         let mut shapes = Box::new([[Shape::DEAD; 2]; SLOTS]);
         let mut totals = Totals {
-            combo_count: [[0; Combo::COUNT]; 2],
+            combo_count: [[0; COMBO_CODES]; 2],
             value_sum: [0; 2],
         };
         for p in self.board.empty_cells() {
@@ -357,7 +390,7 @@ impl Position {
     /// Number of empty cells where `color` would make `combo` or anything stronger.
     #[inline]
     pub fn combo_count_at_least(&self, color: Color, combo: Combo) -> u32 {
-        self.totals.combo_count[color.index()][combo as usize..]
+        self.totals.combo_count[color.index()][combo as usize..Combo::COUNT]
             .iter()
             .map(|&c| c as u32)
             .sum()
@@ -399,7 +432,7 @@ impl Position {
         let mut candidates = [0; CANDIDATE_ROWS];
         candidates.copy_from_slice(&self.candidates[candidate_row..candidate_row + CANDIDATE_ROWS]);
         self.frames.push(Frame {
-            saved_start: self.saved.len() as u32,
+            saved_start: self.saved_len as u32,
             totals: self.totals,
             four_row: four_row as u8,
             fours,
@@ -409,10 +442,11 @@ impl Position {
         // The cell leaves the set of empty cells.
         let index = pos.index() & SLOT_MASK;
         let here = self.shapes[index];
-        self.saved.push(Saved {
+        self.saved[self.saved_len & SAVED_MASK] = Saved {
             index: index as u16,
             shapes: here,
-        });
+        };
+        self.saved_len += 1;
         for (c, shape) in here.iter().enumerate() {
             self.totals.combo_count[c][shape.combo() as usize] -= 1;
             self.totals.value_sum[c] -= shape.value();
@@ -451,10 +485,11 @@ impl Position {
         let frame = self.frames.pop().expect("undo_move without make_move");
         self.board.undo_move();
         let start = frame.saved_start as usize;
-        for saved in self.saved[start..].iter().rev() {
+        for i in (start..self.saved_len).rev() {
+            let saved = &self.saved[i & SAVED_MASK];
             self.shapes[saved.index as usize & SLOT_MASK] = saved.shapes;
         }
-        self.saved.truncate(start);
+        self.saved_len = start;
         self.totals = frame.totals;
         let four_row = frame.four_row as usize;
         for (rows, saved) in self.fours.iter_mut().zip(&frame.fours) {
@@ -494,7 +529,8 @@ impl Position {
         let mut totals = self.totals;
         let combos = self.combos;
         let shapes = &mut *self.shapes;
-        let saved = &mut self.saved;
+        let saved = &mut *self.saved;
+        let mut saved_len = self.saved_len;
         let fours = &mut self.fours;
         let lines = self.board.lines();
         let centre = pos.index() as isize;
@@ -521,10 +557,11 @@ impl Position {
                     // Most cells of the window keep their shapes: nothing to save or redo.
                     continue;
                 }
-                saved.push(Saved {
+                saved[saved_len & SAVED_MASK] = Saved {
                     index: index as u16,
                     shapes: *cell,
-                });
+                };
+                saved_len += 1;
                 for c in 0..2 {
                     if !changed[c] {
                         continue;
@@ -533,17 +570,20 @@ impl Position {
                     let mut patterns = old.patterns;
                     patterns[dir] = fresh[c];
                     let new = Shape::from_table(patterns, combos);
-                    totals.combo_count[c][old.combo() as usize] -= 1;
-                    totals.combo_count[c][new.combo() as usize] += 1;
+                    // Raw combo codes: no conversion to `Combo` in the hot loop.
+                    let (old_code, new_code) = (old.code(), new.code());
+                    totals.combo_count[c][old_code] -= 1;
+                    totals.combo_count[c][new_code] += 1;
                     totals.value_sum[c] += new.value() - old.value();
                     cell[c] = new;
-                    if (old.combo() >= Combo::Four) != (new.combo() >= Combo::Four) {
+                    if (old.entry ^ new.entry) & FOUR_BIT != 0 {
                         fours[c][index / STRIDE] ^= 1 << (index % STRIDE);
                     }
                 }
             }
         }
         self.totals = totals;
+        self.saved_len = saved_len;
     }
 
     /// Panics if the incremental state differs from a full recomputation.
