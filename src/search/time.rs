@@ -20,8 +20,13 @@
 //!   keeps a few moves in hand late. The hard limit is the budget. The soft limit (no new
 //!   iteration after it) is [`SOFT_PERCENT_MATCH`] % of the budget when the match clock binds
 //!   (time saved now is spent later), and [`SOFT_PERCENT_TURN`] % when the turn limit binds
-//!   (time not used is lost). A new iteration also does not start if one estimated
-//!   [`GROWTH_NUM`]/[`GROWTH_DEN`] times as long as the last cannot end before the hard limit.
+//!   (time not used is lost). When the match clock binds, a new iteration also does not start
+//!   if one estimated [`GROWTH_NUM`]/[`GROWTH_DEN`] times as long as the last cannot end before
+//!   the hard limit. When the turn limit binds, it starts whenever the soft limit has not
+//!   passed: a partly searched iteration still improves the move (the search keeps a move
+//!   that beat the previous best), and time left unused is lost anyway. Measured at 0.2 s per
+//!   move, freestyle, 400 games each: dropping the estimate from x2.5 to x1 scored
+//!   +24.4 +/- 31.3 Elo, dropping it altogether +14.8 +/- 30.9 more.
 //! * **Instant.** `timeout_turn 0` while a match limit exists means "play instantly, static
 //!   evaluation only" (§6.2); a `time_left` of zero or below means the clock has run out and
 //!   any answer should come as fast as possible. Both limits are zero and no iteration starts:
@@ -105,8 +110,9 @@ enum Mode {
     Untimed,
     /// Answer at once without searching.
     Instant,
-    /// Soft and hard limits in milliseconds since the clock's start.
-    Timed { soft: u64, hard: u64 },
+    /// Soft and hard limits in milliseconds since the clock's start; `predict` = do not
+    /// start an iteration estimated to end past the hard limit (when the match clock binds).
+    Timed { soft: u64, hard: u64, predict: bool },
 }
 
 /// Time and search limits of one move.
@@ -178,19 +184,23 @@ impl<C: Clock> TimeManager<C> {
         self.mode == Mode::Instant
     }
 
-    /// Between iterations: false if the soft limit has passed, or if the next iteration,
-    /// estimated as [`GROWTH_NUM`]/[`GROWTH_DEN`] times `last_iteration_ms`, cannot end before
-    /// the hard limit. Without a time limit this is always true and the clock is not read;
+    /// Between iterations: false if the soft limit has passed, or, when the match clock
+    /// binds, if the next iteration, estimated as [`GROWTH_NUM`]/[`GROWTH_DEN`] times
+    /// `last_iteration_ms`, cannot end before the hard limit. Without a time limit this is always true and the clock is not read;
     /// the depth and node caps ([`max_depth`](Self::max_depth),
     /// [`node_limit_reached`](Self::node_limit_reached)) are the caller's loop bounds.
     pub fn should_start_iteration(&self, last_iteration_ms: u64) -> bool {
         match self.mode {
             Mode::Untimed => true,
             Mode::Instant => false,
-            Mode::Timed { soft, hard } => {
+            Mode::Timed {
+                soft,
+                hard,
+                predict,
+            } => {
                 let elapsed = self.clock.elapsed_ms();
                 let next = last_iteration_ms.saturating_mul(GROWTH_NUM) / GROWTH_DEN;
-                elapsed < soft && elapsed.saturating_add(next) <= hard
+                elapsed < soft && (!predict || elapsed.saturating_add(next) <= hard)
             }
         }
     }
@@ -258,6 +268,7 @@ fn plan(limits: &Limits, empty: usize) -> Mode {
     Mode::Timed {
         soft: hard * soft_percent / 100,
         hard,
+        predict: !turn_binds,
     }
 }
 
@@ -350,6 +361,20 @@ mod tests {
         let tm = TimeManager::new(&l, 200, 25, &clock);
         let (soft, hard) = assert_sane(&tm, 5_000);
         assert!(soft * 100 >= hard * (SOFT_PERCENT_TURN - 1));
+    }
+
+    #[test]
+    fn turn_limit_binds_iterations_start_until_the_soft_limit() {
+        // 1 s per move, no match clock: an iteration that may not finish still starts, since
+        // unused turn time is lost and a partial iteration can still improve the move.
+        let clock = FakeClock::at(0);
+        let l = limits(Some(1_000), None, None);
+        let tm = TimeManager::new(&l, 10, 215, &clock);
+        let (soft, hard) = assert_sane(&tm, 1_000);
+        clock.set(soft - 1);
+        assert!(tm.should_start_iteration(hard));
+        clock.set(soft);
+        assert!(!tm.should_start_iteration(0), "soft limit passed");
     }
 
     #[test]
