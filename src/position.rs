@@ -535,53 +535,64 @@ impl Position {
         let lines = self.board.lines();
         let centre = pos.index() as isize;
         let window = self.window;
-        for (dir, &step) in INDEX_STEP.iter().enumerate() {
-            let (line, bit) = lines.locate(dir, pos);
-            let black = lines.stones(Color::Black, dir, line);
-            let white = lines.stones(Color::White, dir, line);
-            let walls = lines.walls(dir, line);
-            // The empty cells of the window (the centre now holds the new stone).
-            let mut empty = !(black | white | walls) & (window << (bit - PAD));
-            let base = centre - bit as isize * step;
-            while empty != 0 {
-                let b = empty.trailing_zeros();
-                empty &= empty - 1;
-                let index = (base + b as isize * step) as usize & SLOT_MASK;
-                let fresh = patterns_both(black, white, walls, b);
-                let cell = &mut shapes[index];
-                let changed = [
-                    fresh[0] != cell[0].patterns[dir],
-                    fresh[1] != cell[1].patterns[dir],
-                ];
-                if !changed[0] && !changed[1] {
-                    // Most cells of the window keep their shapes: nothing to save or redo.
-                    continue;
-                }
-                saved[saved_len & SAVED_MASK] = Saved {
-                    index: index as u16,
-                    shapes: *cell,
-                };
-                saved_len += 1;
-                for c in 0..2 {
-                    if !changed[c] {
+        // The body is expanded once per direction, so the direction is a constant in each copy:
+        // the pattern it replaces is at a fixed offset instead of a store and reload through a
+        // dynamically indexed copy on the stack.
+        macro_rules! update_direction {
+            ($dir:literal) => {{
+                const DIR: usize = $dir;
+                let step = INDEX_STEP[DIR];
+                let (line, bit) = lines.locate(DIR, pos);
+                let black = lines.stones(Color::Black, DIR, line);
+                let white = lines.stones(Color::White, DIR, line);
+                let walls = lines.walls(DIR, line);
+                // The empty cells of the window (the centre now holds the new stone).
+                let mut empty = !(black | white | walls) & (window << (bit - PAD));
+                let base = centre - bit as isize * step;
+                while empty != 0 {
+                    let b = empty.trailing_zeros();
+                    empty &= empty - 1;
+                    let index = (base + b as isize * step) as usize & SLOT_MASK;
+                    let fresh = patterns_both(black, white, walls, b);
+                    let cell = &mut shapes[index];
+                    let changed = [
+                        fresh[0] != cell[0].patterns[DIR],
+                        fresh[1] != cell[1].patterns[DIR],
+                    ];
+                    if !changed[0] && !changed[1] {
+                        // Most cells of the window keep their shapes: nothing to save or redo.
                         continue;
                     }
-                    let old = cell[c];
-                    let mut patterns = old.patterns;
-                    patterns[dir] = fresh[c];
-                    let new = Shape::from_table(patterns, combos);
-                    // Raw combo codes: no conversion to `Combo` in the hot loop.
-                    let (old_code, new_code) = (old.code(), new.code());
-                    totals.combo_count[c][old_code] -= 1;
-                    totals.combo_count[c][new_code] += 1;
-                    totals.value_sum[c] += new.value() - old.value();
-                    cell[c] = new;
-                    if (old.entry ^ new.entry) & FOUR_BIT != 0 {
-                        fours[c][index / STRIDE] ^= 1 << (index % STRIDE);
+                    saved[saved_len & SAVED_MASK] = Saved {
+                        index: index as u16,
+                        shapes: *cell,
+                    };
+                    saved_len += 1;
+                    for c in 0..2 {
+                        if !changed[c] {
+                            continue;
+                        }
+                        let old = cell[c];
+                        let mut patterns = old.patterns;
+                        patterns[DIR] = fresh[c];
+                        let new = Shape::from_table(patterns, combos);
+                        // Raw combo codes: no conversion to `Combo` in the hot loop.
+                        let (old_code, new_code) = (old.code(), new.code());
+                        totals.combo_count[c][old_code] -= 1;
+                        totals.combo_count[c][new_code] += 1;
+                        totals.value_sum[c] += new.value() - old.value();
+                        cell[c] = new;
+                        if (old.entry ^ new.entry) & FOUR_BIT != 0 {
+                            fours[c][index / STRIDE] ^= 1 << (index % STRIDE);
+                        }
                     }
                 }
-            }
+            }};
         }
+        update_direction!(0);
+        update_direction!(1);
+        update_direction!(2);
+        update_direction!(3);
         self.totals = totals;
         self.saved_len = saved_len;
     }
