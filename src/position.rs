@@ -306,6 +306,21 @@ impl Position {
         }
     }
 
+    /// Calls `f` for every candidate cell (empty and within two cells of a stone), row by row
+    /// and left to right: the cells of [`Board::empty_cells`] that [`Position::is_candidate`]
+    /// accepts, in the same order, without visiting the others.
+    #[inline]
+    pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
+        for (y, &row) in self.candidate_rows().iter().enumerate() {
+            let mut bits = row;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(Pos::new(x, y));
+            }
+        }
+    }
+
     /// The first empty cell, row by row, where `color` makes `at_least` or stronger (`Four`
     /// or above: only four-cells are scanned).
     pub fn first_four_cell(&self, color: Color, at_least: Combo) -> Option<Pos> {

@@ -161,20 +161,17 @@ impl VctSolver {
         {
             return false;
         }
-        let mut threats: Vec<(Pos, Combo)> = Vec::new();
-        for p in pos.board().empty_cells() {
+        let mut threats: Vec<(Pos, Combo, i32)> = Vec::new();
+        // Row by row like the board's empty cells: the stable sort below keeps that order
+        // among equal keys.
+        pos.for_each_candidate(|p| {
             let combo = pos.shape(p, me).combo();
-            if combo >= Combo::FlexThree && pos.is_candidate(p) {
-                threats.push((p, combo));
+            if combo >= Combo::FlexThree {
+                threats.push((p, combo, movegen::order_score(pos, p)));
             }
-        }
-        threats.sort_by_key(|&(p, c)| {
-            (
-                std::cmp::Reverse(c),
-                std::cmp::Reverse(movegen::order_score(pos, p)),
-            )
         });
-        for (m, _) in threats {
+        threats.sort_by_key(|&(_, c, score)| (std::cmp::Reverse(c), std::cmp::Reverse(score)));
+        for (m, _, _) in threats {
             if pos.is_forbidden(m) {
                 continue;
             }
@@ -217,16 +214,14 @@ impl VctSolver {
         let me = pos.side_to_move();
         let op = me.opponent();
         let mut quiet: Vec<(Pos, i32)> = Vec::new();
-        for p in pos.board().empty_cells() {
+        pos.for_each_candidate(|p| {
             let shape = pos.shape(p, me);
             // Below a three, but building on at least two own stones somewhere.
-            if shape.combo() < Combo::FlexThree
-                && shape.patterns.iter().any(|&l| l >= Pattern::Two)
-                && pos.is_candidate(p)
+            if shape.combo() < Combo::FlexThree && shape.patterns.iter().any(|&l| l >= Pattern::Two)
             {
                 quiet.push((p, movegen::order_score(pos, p)));
             }
-        }
+        });
         quiet.sort_by_key(|&(p, score)| (std::cmp::Reverse(score), p));
         quiet.truncate(QUIET_CANDIDATES);
         for (m, _) in quiet {
@@ -295,11 +290,11 @@ impl VctSolver {
             pos.undo_move();
         }
         pos.toggle_side();
-        for p in pos.board().empty_cells() {
-            if pos.shape(p, defender).combo() >= Combo::Three && pos.is_candidate(p) {
+        pos.for_each_candidate(|p| {
+            if pos.shape(p, defender).combo() >= Combo::Three {
                 cells.push(p);
             }
-        }
+        });
         cells.sort();
         cells.dedup();
         cells.retain(|&p| pos.board().is_empty(p));
