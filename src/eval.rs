@@ -15,6 +15,11 @@ pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 4, 12, 10, 44, 40, 4
 /// DoubleThree, Four, FourThree, DoubleFour, FlexFour, Five.
 pub const COMBO_BONUS: [i32; Combo::COUNT] = [0, 16, 0, 0, 160, 0, 320, 420, 0, 0];
 
+/// Evaluation bonus of the side to move for a double three when the opponent has no four to
+/// answer with (measured: +14.8 +/- 29.1 and +32.2 +/- 28.9 Elo in two 400-game matches at
+/// 0.2 s/move, freestyle).
+pub const MOVER_DOUBLE_THREE_BONUS: i32 = 1000;
+
 /// Defence is worth this many 16ths of attack: a point that blocks the opponent's shape is
 /// slightly less urgent than making the same shape oneself (the mover gains the tempo).
 pub const DEFENCE_SIXTEENTHS: i32 = 14;

@@ -21,6 +21,7 @@ use super::vct::VctSolver;
 use crate::board::pattern::Combo;
 use crate::board::Board;
 use crate::engine::{Limits, SearchResult, WIN_SCORE};
+use crate::eval::MOVER_DOUBLE_THREE_BONUS;
 use crate::position::Position;
 use crate::types::{Pos, CELL_COUNT};
 
@@ -41,13 +42,25 @@ const LATE_MOVE_LIMIT: [usize; 5] = [usize::MAX, 10, 14, 18, 24];
 const RANDOM_OPENING_PLIES: usize = 6;
 
 /// Static evaluation for the side to move: its shape potential against the opponent's, the
-/// mover's counted a little higher because it moves first.
+/// mover's counted a little higher because it moves first, plus a bonus when the mover has a
+/// double three the opponent cannot answer with a four.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.side_to_move();
+    let op = me.opponent();
     let own = pos.value_sum(me);
-    let opp = pos.value_sum(me.opponent());
-    (own * 6 - opp * 5) / 8
+    let opp = pos.value_sum(op);
+    let mut score = (own * 6 - opp * 5) / 8;
+    // A double three of the mover, against an opponent with no four to gain a tempo, usually
+    // wins; the static sum cannot see that only the mover gets to play it. (Black's double
+    // three is a renju foul, so under renju it is left out.)
+    if pos.combo_count(me, Combo::DoubleThree) > 0
+        && pos.combo_count_at_least(op, Combo::Four) == 0
+        && !(pos.rule().has_forbidden() && me == crate::types::Color::Black)
+    {
+        score += MOVER_DOUBLE_THREE_BONUS;
+    }
+    score
 }
 
 /// Search state that lives across moves: the table, the VCF solver's table, history.
