@@ -15,7 +15,7 @@ use crate::eval::{cell_score, CellShape};
 use crate::search::pvs::{format_score, Searcher};
 use crate::search::time::{InstantClock, TimeManager};
 use crate::search::tt::table_bytes;
-use crate::types::{Color, Pos};
+use crate::types::Pos;
 
 /// Search limits and options received through `INFO`. `Default` means nothing was sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -261,7 +261,7 @@ pub fn rank_moves(board: &Board) -> Vec<SearchResult> {
         } else if opp.combo == Combo::Five {
             score += 1 << 36;
         }
-        if me == Color::Black && board.rule().has_forbidden() && board.is_forbidden(pos) {
+        if board.rule().forbids(me) && board.is_forbidden(pos) {
             score += i64::MIN / 2;
         }
         scored.push((score, pos));
@@ -318,7 +318,7 @@ pub fn candidate_moves(board: &Board) -> Vec<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Rule;
+    use crate::types::{Color, Rule};
 
     fn board(
         rule: Rule,

@@ -87,8 +87,8 @@ const COMBO_SLOTS: usize = 1 << 14;
 
 /// Combined shape and value of every four-pattern tuple, indexed `p0 + 10 p1 + 100 p2 + 1000 p3`.
 ///
-/// Entries are packed as `value << 5 | four << 4 | combo` in a `u32` (40 KB touched; a one-byte combo
-/// table with values kept by weight differences measured no faster).
+/// Entries are packed as `value << 5 | four << 4 | combo` in a `u32` (40 KB touched; a one-byte
+/// combo table with values kept by weight differences measured no faster).
 fn combo_table() -> &'static [u32; COMBO_SLOTS] {
     static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -160,6 +160,20 @@ const SAVED_SLOTS: usize = 1 << 15;
 const SAVED_MASK: usize = SAVED_SLOTS - 1;
 const _: () = assert!(CELL_COUNT * 41 <= SAVED_SLOTS);
 
+/// Calls `f` for every set bit of a per-row bitmap (bit `x` of row `y` is the cell `(x, y)`),
+/// row by row and left to right.
+#[inline(always)]
+fn for_each_set_bit(rows: &[u32], mut f: impl FnMut(Pos)) {
+    for (y, &row) in rows.iter().enumerate() {
+        let mut bits = row;
+        while bits != 0 {
+            let x = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(Pos::new(x, y));
+        }
+    }
+}
+
 /// Size of the per-cell arrays: a power of two at least [`CELL_COUNT`], so an index masked
 /// with [`SLOT_MASK`] is provably in range.
 const SLOTS: usize = 1024;
@@ -217,12 +231,18 @@ impl Position {
             },
             fours: [[0; MAX_SIZE]; 2],
             candidates: [0; MAX_SIZE],
-            saved: Box::new(
-                [Saved {
+            // Built on the heap: as a temporary array it would take 768 KiB of the engine
+            // thread's stack in debug builds.
+            saved: vec![
+                Saved {
                     index: 0,
                     shapes: [Shape::DEAD; 2],
-                }; SAVED_SLOTS],
-            ),
+                };
+                SAVED_SLOTS
+            ]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("the vector has SAVED_SLOTS entries")),
             saved_len: 0,
             frames: Vec::with_capacity(256),
         };
@@ -292,33 +312,16 @@ impl Position {
 
     /// Calls `f` for every empty cell where `color` makes at least a four, row by row.
     #[inline]
-    pub fn for_each_four_cell(&self, color: Color, mut f: impl FnMut(Pos)) {
-        for (y, &row) in self.fours[color.index()][..self.board.height()]
-            .iter()
-            .enumerate()
-        {
-            let mut bits = row;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                f(Pos::new(x, y));
-            }
-        }
+    pub fn for_each_four_cell(&self, color: Color, f: impl FnMut(Pos)) {
+        for_each_set_bit(&self.fours[color.index()][..self.board.height()], f);
     }
 
     /// Calls `f` for every candidate cell (empty and within two cells of a stone), row by row
     /// and left to right: the cells of [`Board::empty_cells`] that [`Position::is_candidate`]
     /// accepts, in the same order, without visiting the others.
     #[inline]
-    pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
-        for (y, &row) in self.candidate_rows().iter().enumerate() {
-            let mut bits = row;
-            while bits != 0 {
-                let x = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                f(Pos::new(x, y));
-            }
-        }
+    pub fn for_each_candidate(&self, f: impl FnMut(Pos)) {
+        for_each_set_bit(self.candidate_rows(), f);
     }
 
     /// The first empty cell, row by row, where `color` makes `at_least` or stronger (`Four`
@@ -426,7 +429,7 @@ impl Position {
     /// True if the side to move may not play `pos` (black's renju foul). Cheap unless the
     /// shapes say the point might be a foul.
     pub fn is_forbidden(&self, pos: Pos) -> bool {
-        if !self.rule().has_forbidden() || self.side_to_move() != Color::Black {
+        if !self.rule().forbids(self.side_to_move()) {
             return false;
         }
         let shape = self.shape(pos, Color::Black);

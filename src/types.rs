@@ -172,6 +172,11 @@ impl Rule {
         self == Rule::Renju
     }
 
+    /// True when `color` has forbidden moves (black under renju).
+    pub fn forbids(self, color: Color) -> bool {
+        self.has_forbidden() && color == Color::Black
+    }
+
     /// True when a line longer than five does not win for `color`.
     pub fn exact_five(self, color: Color) -> bool {
         match self {

@@ -290,7 +290,7 @@ impl Board {
 
     /// Every forbidden point for the side to move (empty unless black under renju).
     pub fn forbidden_points(&self) -> Vec<Pos> {
-        if !self.rule.has_forbidden() || self.side_to_move != Color::Black {
+        if !self.rule.forbids(self.side_to_move) {
             return Vec::new();
         }
         let mut scratch = self.lines.clone();

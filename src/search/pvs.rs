@@ -56,7 +56,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     // three is a renju foul, so under renju it is left out.)
     if pos.combo_count(me, Combo::DoubleThree) > 0
         && pos.combo_count_at_least(op, Combo::Four) == 0
-        && !(pos.rule().has_forbidden() && me == crate::types::Color::Black)
+        && !pos.rule().forbids(me)
     {
         score += MOVER_DOUBLE_THREE_BONUS;
     }
@@ -587,7 +587,7 @@ impl Searcher {
         if pos.combo_count(me, Combo::FlexFour) + pos.combo_count(me, Combo::DoubleFour) == 0 {
             return false;
         }
-        if !(pos.rule().has_forbidden() && me == crate::types::Color::Black) {
+        if !pos.rule().forbids(me) {
             return true;
         }
         let board = pos.board();

@@ -186,9 +186,10 @@ impl<C: Clock> TimeManager<C> {
 
     /// Between iterations: false if the soft limit has passed, or, when the match clock
     /// binds, if the next iteration, estimated as [`GROWTH_NUM`]/[`GROWTH_DEN`] times
-    /// `last_iteration_ms`, cannot end before the hard limit. Without a time limit this is always true and the clock is not read;
-    /// the depth and node caps ([`max_depth`](Self::max_depth),
-    /// [`node_limit_reached`](Self::node_limit_reached)) are the caller's loop bounds.
+    /// `last_iteration_ms`, cannot end before the hard limit. Without a time limit this is
+    /// always true and the clock is not read; the depth and node caps
+    /// ([`max_depth`](Self::max_depth), [`node_limit_reached`](Self::node_limit_reached)) are
+    /// the caller's loop bounds.
     pub fn should_start_iteration(&self, last_iteration_ms: u64) -> bool {
         match self.mode {
             Mode::Untimed => true,
