@@ -52,8 +52,11 @@ impl Wld {
 }
 
 /// Count used in place of zero when computing an LLR, so that a one-sided sample (e.g. all
-/// wins, whose variance is 0) still gives a finite, decisive ratio.
-const LLR_ZERO_COUNT: f64 = 1e-3;
+/// wins, whose variance is 0) still gives a finite ratio. Half a sample, not a token 0.001:
+/// with a token count the variance of a few one-sided results is nearly zero and the ratio
+/// explodes, so a single won game "accepted" H1. With half a sample, a run of straight wins
+/// still decides within a few games for large Elo bounds (8 wins at elo1 = 50).
+const LLR_ZERO_COUNT: f64 = 0.5;
 
 /// Count, mean and variance of a sample given as (value, count) pairs; `None` when empty.
 fn moments(samples: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
@@ -226,7 +229,7 @@ impl Sprt {
     /// Log-likelihood ratio of H1 against H0 for a sample (normal approximation of the
     /// generalised SPRT): `N·(s1 − s0)·(2μ − s0 − s1) / (2σ²)` with `sᵢ` the expected score at
     /// `eloᵢ`, `μ` and `σ²` the sample mean and variance per sample. Empty outcome classes
-    /// count as 0.001 (when there is any sample at all), as fishtest does.
+    /// count as half a sample (when there is any sample at all; see [`LLR_ZERO_COUNT`]).
     fn llr(&self, samples: &[(f64, f64)]) -> f64 {
         if samples.iter().all(|&(_, count)| count == 0.0) {
             return 0.0;
@@ -324,6 +327,47 @@ mod tests {
         assert!((erf(1.0) - 0.842_700_792_9).abs() < 2e-7);
         assert!((erf(-1.0) + 0.842_700_792_9).abs() < 2e-7);
         assert!(erf(0.0).abs() < 1e-8);
+    }
+
+    #[test]
+    fn few_one_sided_results_do_not_decide_an_sprt() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 30.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let one_win = Wld {
+            wins: 1,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(
+            sprt.decide(sprt.llr_trinomial(&one_win)),
+            SprtDecision::Continue
+        );
+        assert_eq!(
+            sprt.decide(sprt.llr_pentanomial(&[0, 0, 0, 0, 1])),
+            SprtDecision::Continue
+        );
+        assert_eq!(
+            sprt.decide(sprt.llr_pentanomial(&[2, 0, 0, 0, 0])),
+            SprtDecision::Continue
+        );
+        // A long one-sided run still decides, either way.
+        let straight = |wins, losses| Wld {
+            wins,
+            losses,
+            draws: 0,
+        };
+        assert_eq!(
+            sprt.decide(sprt.llr_trinomial(&straight(30, 0))),
+            SprtDecision::AcceptH1
+        );
+        assert_eq!(
+            sprt.decide(sprt.llr_trinomial(&straight(0, 30))),
+            SprtDecision::AcceptH0
+        );
     }
 
     #[test]
