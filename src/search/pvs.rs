@@ -590,11 +590,15 @@ impl Searcher {
         if !pos.rule().forbids(me) {
             return true;
         }
-        let board = pos.board();
-        board.empty_cells().any(|p| {
+        // Both shapes are fours, so only the four-cells need a look.
+        let mut found = false;
+        pos.for_each_four_cell(me, |p| {
             let combo = pos.shape(p, me).combo();
-            (combo == Combo::FlexFour || combo == Combo::DoubleFour) && !pos.is_forbidden(p)
-        })
+            found = found
+                || ((combo == Combo::FlexFour || combo == Combo::DoubleFour)
+                    && !pos.is_forbidden(p));
+        });
+        found
     }
 }
 
