@@ -230,13 +230,11 @@ impl Searcher {
             .min(MAX_PLY as u32 - 8);
         let mut best_score = moves[0].1;
         let mut completed = 0;
-        let mut last_iteration_ms = 0;
         let mut depth = 1;
         while depth <= max_depth {
-            if depth > 1 && !time.should_start_iteration(last_iteration_ms) {
+            if depth > 1 && !time.should_start_iteration() {
                 break;
             }
-            let started = time.elapsed_ms();
             let (mut alpha, mut beta) = (-INFINITE, INFINITE);
             let mut delta = 60;
             if depth >= 5 && best_score.abs() < WIN_THRESHOLD {
@@ -270,7 +268,6 @@ impl Searcher {
             best = iteration_best.unwrap_or(best);
             best_score = score;
             completed = depth;
-            last_iteration_ms = time.elapsed_ms().saturating_sub(started);
             let elapsed = time.elapsed_ms().max(1);
             let pv = self.principal_variation(&mut pos, best);
             report(&format!(
