@@ -22,14 +22,15 @@
 //!   When the match clock binds, the move's share is `time_left / moves_left` with
 //!   `moves_left = clamp(empty / 2, MATCH_SPACE_MIN, MATCH_SPACE)` (7..=25): each side has at
 //!   most half the empty cells left to play, and the clamp plans for a long game early and
-//!   keeps a few moves in hand late. The soft limit is the share (minus the reserve); the hard
-//!   limit lets the last iteration run on to [`MATCH_STRETCH`] shares, within the turn limit
-//!   and never past a [`MATCH_SPACE_MIN`]-th of the clock left. Each move's share is taken
+//!   keeps a few moves in hand late. The soft limit is [`MATCH_SOFT_SHARES`] shares (minus the
+//!   reserve); the hard limit lets the last iteration run on to [`MATCH_STRETCH`] shares,
+//!   within the turn limit and never past a [`MATCH_SPACE_MIN`]-th of the clock left. Each move's share is taken
 //!   from the clock then left, so a long move makes the next ones shorter and the clock cannot
 //!   run out. The earlier policy (hard limit = share, soft = half of it, and no iteration
 //!   started unless one 2.5 times the last could end in time) used about a fifth of the match
-//!   clock: at 1 s/move and 6 s/game (freestyle 15x15, 300 games) it used 1.3 s per game,
-//!   this one 2.2 s, and scored +105.0 +/- 41.2 Elo against it.
+//!   clock: at 1 s/move and 6 s/game (freestyle 15x15, 300 games) it used 1.3 s per game;
+//!   a soft limit of one share used 2.2 s and scored +105.0 +/- 41.2 Elo against it, and two
+//!   shares used 3.6 s and scored +31.4 +/- 37.9 (LOS 94 %) against one share.
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
@@ -99,6 +100,8 @@ pub const MATCH_SPACE: u64 = 25;
 pub const MATCH_SPACE_MIN: u64 = 7;
 /// Soft limit in percent of the budget when the turn limit binds.
 pub const SOFT_PERCENT_TURN: u64 = 90;
+/// Shares of the match clock after which no new iteration starts, when the match clock binds.
+pub const MATCH_SOFT_SHARES: u64 = 2;
 /// How many shares of the match clock one move may run on to when the match clock binds.
 pub const MATCH_STRETCH: u64 = 3;
 /// Depth cap of a search with no time, depth or node limit at all.
@@ -250,7 +253,11 @@ fn plan(limits: &Limits, empty: usize) -> Mode {
         (Some(t), _, Some(s)) if t <= s => (t, t, true),
         (turn, Some(left), Some(s)) => {
             let stretch = (s * MATCH_STRETCH).min(left / MATCH_SPACE_MIN);
-            (turn.map_or(stretch, |t| t.min(stretch)), s, false)
+            (
+                turn.map_or(stretch, |t| t.min(stretch)),
+                s * MATCH_SOFT_SHARES,
+                false,
+            )
         }
         (Some(t), _, _) => (t, t, true),
         _ => unreachable!("the untimed case returned above"),
@@ -339,8 +346,8 @@ mod tests {
         let tm = TimeManager::new(&l, 0, EMPTY_15, &clock);
         // The last iteration may run on to the turn limit ...
         let (soft, _) = assert_sane(&tm, 5_000);
-        // ... but none starts after the move's share of the match clock.
-        assert!(soft + TURN_RESERVE_MS <= 120_000 / MATCH_SPACE);
+        // ... but none starts after two shares of the match clock.
+        assert!(soft + TURN_RESERVE_MS <= 120_000 / MATCH_SPACE * MATCH_SOFT_SHARES);
         assert_eq!(tm.max_depth(), None);
         assert_eq!(tm.max_nodes(), None);
 
@@ -380,9 +387,9 @@ mod tests {
         let l = limits(Some(30_000), Some(180_000), Some(180_000));
         let tm = TimeManager::new(&l, 10, 215, &clock);
         let share = 180_000 / MATCH_SPACE;
-        // The hard limit stretches past the share; the soft limit stays within it.
+        // The hard limit stretches past the soft limit's shares.
         let (soft, hard) = assert_sane(&tm, share * MATCH_STRETCH);
-        assert!(soft + TURN_RESERVE_MS <= share && hard > share);
+        assert!(soft + TURN_RESERVE_MS <= share * MATCH_SOFT_SHARES && hard > soft);
 
         // Iteration gating with the fake clock.
         assert!(tm.should_start_iteration());
@@ -437,7 +444,7 @@ mod tests {
         let l = limits(None, Some(60_000), Some(60_000));
         let tm = TimeManager::new(&l, 0, EMPTY_15, &clock);
         let (soft, _) = assert_sane(&tm, 60_000 / MATCH_SPACE * MATCH_STRETCH);
-        assert!(soft + TURN_RESERVE_MS <= 60_000 / MATCH_SPACE);
+        assert!(soft + TURN_RESERVE_MS <= 60_000 / MATCH_SPACE * MATCH_SOFT_SHARES);
         // Before the first time_left arrives, timeout_match stands in for it.
         let l = limits(None, Some(60_000), None);
         let tm2 = TimeManager::new(&l, 0, EMPTY_15, &clock);
