@@ -24,13 +24,16 @@
 //!   most half the empty cells left to play, and the clamp plans for a long game early and
 //!   keeps a few moves in hand late. The soft limit is [`MATCH_SOFT_SHARES`] shares (minus the
 //!   reserve); the hard limit lets the last iteration run on to [`MATCH_STRETCH`] shares,
-//!   within the turn limit and never past a [`MATCH_SPACE_MIN`]-th of the clock left. Each move's share is taken
-//!   from the clock then left, so a long move makes the next ones shorter and the clock cannot
-//!   run out. The earlier policy (hard limit = share, soft = half of it, and no iteration
-//!   started unless one 2.5 times the last could end in time) used about a fifth of the match
-//!   clock: at 1 s/move and 6 s/game (freestyle 15x15, 300 games) it used 1.3 s per game;
-//!   a soft limit of one share used 2.2 s and scored +105.0 +/- 41.2 Elo against it, and two
-//!   shares used 3.6 s and scored +31.4 +/- 37.9 (LOS 94 %) against one share.
+//!   within the turn limit and never past a [`MATCH_SPACE_MIN`]-th of the clock left. Each
+//!   move's share is taken from the clock then left, so a long move makes the next ones
+//!   shorter and the clock cannot run out.
+//!
+//!   The earlier policy (hard limit = share, soft = half of it, and no iteration started
+//!   unless one 2.5 times the last could end in time) used about a fifth of the match clock:
+//!   at 1 s/move and 6 s/game (freestyle 15x15, 300 games) it used 1.3 s per game. A soft
+//!   limit of one share used 2.2 s and scored +105.0 +/- 41.2 Elo against it, and two shares
+//!   used 3.6 s and scored +31.4 +/- 37.9 (LOS 94 %) against one share, and +10.4 +/- 43.6
+//!   in renju (200 games).
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
