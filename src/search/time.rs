@@ -251,30 +251,24 @@ fn plan(limits: &Limits, empty: usize) -> Mode {
     };
     let moves_left = (empty as u64 / 2).clamp(MATCH_SPACE_MIN, MATCH_SPACE);
     let share = match_left.map(|left| left / moves_left);
-    // The raw hard limit, the raw soft target, and whether the turn limit binds.
-    let (raw, target, turn_binds) = match (turn, match_left, share) {
-        (Some(t), _, Some(s)) if t <= s => (t, t, true),
+    // The raw hard limit, and when the match clock binds, the raw soft limit.
+    let (raw, match_soft) = match (turn, match_left, share) {
+        (Some(t), _, Some(s)) if t <= s => (t, None),
         (turn, Some(left), Some(s)) => {
             let stretch = (s * MATCH_STRETCH).min(left / MATCH_SPACE_MIN);
             (
                 turn.map_or(stretch, |t| t.min(stretch)),
-                s * MATCH_SOFT_SHARES,
-                false,
+                Some(s * MATCH_SOFT_SHARES),
             )
         }
-        (Some(t), _, _) => (t, t, true),
+        (Some(t), _, _) => (t, None),
         _ => unreachable!("the untimed case returned above"),
     };
     let reserve = TURN_RESERVE_MS + raw * RESERVE_PERCENT / 100;
     let hard = raw.saturating_sub(reserve).max(MIN_BUDGET_MS);
-    let soft = if turn_binds {
-        hard * SOFT_PERCENT_TURN / 100
-    } else {
-        // Late in the game the stretch shrinks to the share: then the turn-bound margin.
-        target
-            .saturating_sub(reserve)
-            .min(hard * SOFT_PERCENT_TURN / 100)
-    };
+    let turn_soft = hard * SOFT_PERCENT_TURN / 100;
+    // Late in the game the stretch shrinks to the share: then the turn-bound margin holds.
+    let soft = match_soft.map_or(turn_soft, |m| m.saturating_sub(reserve).min(turn_soft));
     Mode::Timed { soft, hard }
 }
 
