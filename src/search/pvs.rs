@@ -35,8 +35,10 @@ const ROOT_VCF_NODES: u64 = 200_000;
 /// Nodes the root VCT may spend (less when the time limit is short).
 const ROOT_VCT_NODES: u64 = 40_000;
 /// Nodes a leaf VCF may spend. It is spent at every leaf where the mover has a four, so it is
-/// kept short. Against 64, at 0.2 s/move in freestyle, 24 scored +19.6 +/- 20.6 Elo (800
-/// games) and 256 scored -36.7 +/- 40.2 (190 games, SPRT H0).
+/// kept short. Against 64 at 0.2 s/move, 24 scored +19.6 +/- 20.6 Elo in freestyle (800
+/// games) and +26.7 +/- 32.7 in renju (300 games); at 1 s/move, 6 s/game in freestyle,
+/// +5.2 +/- 42.0 (200 games). 256 scored -36.7 +/- 40.2 against 64 (190 games, SPRT H0), and
+/// 12 scored -9.6 +/- 27.5 against 24 (400 games).
 const LEAF_VCF_NODES: u64 = 24;
 /// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=4).
 const LATE_MOVE_LIMIT: [usize; 5] = [usize::MAX, 10, 14, 18, 24];
