@@ -252,19 +252,20 @@ fn plan(limits: &Limits, empty: usize) -> Mode {
         (turn, left) => (turn.map(|t| t as u64), left.map(|l| l as u64)),
     };
     let moves_left = (empty as u64 / 2).clamp(MATCH_SPACE_MIN, MATCH_SPACE);
-    let share = match_left.map(|left| left / moves_left);
     // The raw hard limit, and when the match clock binds, the raw soft limit.
-    let (raw, match_soft) = match (turn, match_left, share) {
-        (Some(t), _, Some(s)) if t <= s => (t, None),
-        (turn, Some(left), Some(s)) => {
-            let stretch = (s * MATCH_STRETCH).min(left / MATCH_SPACE_MIN);
+    let (raw, match_soft) = match (turn, match_left) {
+        // The match clock binds: no turn limit, or one longer than the move's share.
+        (turn, Some(left)) if turn.is_none_or(|t| t > left / moves_left) => {
+            let share = left / moves_left;
+            let stretch = (share * MATCH_STRETCH).min(left / MATCH_SPACE_MIN);
             (
                 turn.map_or(stretch, |t| t.min(stretch)),
-                Some(s * MATCH_SOFT_SHARES),
+                Some(share * MATCH_SOFT_SHARES),
             )
         }
-        (Some(t), _, _) => (t, None),
-        _ => unreachable!("the untimed case returned above"),
+        (Some(t), _) => (t, None),
+        // Without a turn limit: untimed returned above, and a match clock binds.
+        (None, _) => unreachable!("no turn limit and the match clock does not bind"),
     };
     let reserve = TURN_RESERVE_MS + raw * RESERVE_PERCENT / 100;
     let hard = raw.saturating_sub(reserve).max(MIN_BUDGET_MS);
@@ -388,7 +389,8 @@ mod tests {
         let share = 180_000 / MATCH_SPACE;
         // The hard limit stretches past the soft limit's shares.
         let (soft, hard) = assert_sane(&tm, share * MATCH_STRETCH);
-        assert!(soft + TURN_RESERVE_MS <= share * MATCH_SOFT_SHARES && hard > soft);
+        assert!(soft + TURN_RESERVE_MS <= share * MATCH_SOFT_SHARES);
+        assert!(hard > share * MATCH_SOFT_SHARES);
 
         // Iteration gating with the fake clock.
         assert!(tm.should_start_iteration());
