@@ -57,6 +57,20 @@ fn judge_placed(lines: &mut Lines, pos: Pos) -> bool {
     false
 }
 
+/// [`line_neighbours`] gathered into an array (at most 8 cells, for `reach` up to 4) and
+/// its length: the judge places stones while it walks them, so it cannot hold the iterator,
+/// and an array costs no allocation per question.
+fn collect_neighbours(lines: &Lines, dir: usize, pos: Pos, reach: i32) -> ([Pos; 8], usize) {
+    debug_assert!(reach <= 4);
+    let mut cells = [pos; 8];
+    let mut n = 0;
+    for q in line_neighbours(lines, dir, pos, reach) {
+        cells[n] = q;
+        n += 1;
+    }
+    (cells, n)
+}
+
 /// The empty, on-board cells within `reach` of `pos` along `dir`, as (offset, point).
 fn line_neighbours(
     lines: &Lines,
@@ -92,8 +106,8 @@ fn count_fours(lines: &mut Lines, dir: usize, pos: Pos) -> u32 {
     let mut points = [0i32; 8];
     let mut count = 0;
     let (_, bit) = lines.locate(dir, pos);
-    let candidates: Vec<Pos> = line_neighbours(lines, dir, pos, 4).collect();
-    for q in candidates {
+    let (candidates, n) = collect_neighbours(lines, dir, pos, 4);
+    for &q in &candidates[..n] {
         lines.add(BLACK, q);
         let run = lines.run(BLACK, dir, q);
         let (_, qbit) = lines.locate(dir, q);
@@ -114,8 +128,8 @@ fn count_fours(lines: &mut Lines, dir: usize, pos: Pos) -> u32 {
 /// there makes a straight four that includes `pos`.
 fn is_true_three(lines: &mut Lines, dir: usize, pos: Pos) -> bool {
     let (_, bit) = lines.locate(dir, pos);
-    let candidates: Vec<Pos> = line_neighbours(lines, dir, pos, 3).collect();
-    for q in candidates {
+    let (candidates, n) = collect_neighbours(lines, dir, pos, 3);
+    for &q in &candidates[..n] {
         lines.add(BLACK, q);
         let straight = is_straight_four(lines, dir, q, bit);
         lines.remove(BLACK, q);
