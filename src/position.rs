@@ -141,6 +141,30 @@ struct Frame {
     candidates: [u32; CANDIDATE_ROWS],
 }
 
+impl Frame {
+    /// A slot no move has written yet.
+    const EMPTY: Frame = Frame {
+        saved_start: 0,
+        totals: Totals {
+            combo_count: [[0; COMBO_CODES]; 2],
+            value_sum: [0; 2],
+        },
+        four_row: 0,
+        fours: [[0; FOUR_ROWS]; 2],
+        candidate_row: 0,
+        candidates: [0; CANDIDATE_ROWS],
+    };
+}
+
+/// Length of the undo frame stack: a power of two at least the number of points of the largest
+/// board (every `make_move` fills an empty point, so no more frames are ever live), indexed by
+/// masked positions.
+/// Frames are written and read in place: pushing and popping a whole frame (about 190 bytes)
+/// compiled to a `memcpy` call each way.
+const FRAME_SLOTS: usize = 512;
+const FRAME_MASK: usize = FRAME_SLOTS - 1;
+const _: () = assert!(MAX_SIZE * MAX_SIZE <= FRAME_SLOTS);
+
 /// Four-cell rows an undo frame saves: the move's row and five on each side.
 const FOUR_ROWS: usize = 11;
 /// Candidate rows an undo frame saves: the move's row and two on each side.
@@ -210,7 +234,9 @@ pub struct Position {
     /// Undo stack of saved cells (see [`SAVED_SLOTS`]); `saved_len` entries are live.
     saved: Box<[Saved; SAVED_SLOTS]>,
     saved_len: usize,
-    frames: Vec<Frame>,
+    /// Undo frames, one per move played (see [`FRAME_SLOTS`]); `frame_len` are live.
+    frames: Box<[Frame; FRAME_SLOTS]>,
+    frame_len: usize,
 }
 
 impl Position {
@@ -244,7 +270,11 @@ impl Position {
             .try_into()
             .unwrap_or_else(|_| unreachable!("the vector has SAVED_SLOTS entries")),
             saved_len: 0,
-            frames: Vec::with_capacity(256),
+            frames: vec![Frame::EMPTY; FRAME_SLOTS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("the vector has FRAME_SLOTS entries")),
+            frame_len: 0,
         };
         pos.rebuild();
         pos
@@ -443,20 +473,18 @@ impl Position {
             band_start(pos.yu(), FOUR_ROWS),
             band_start(pos.yu(), CANDIDATE_ROWS),
         );
-        let mut fours = [[0; FOUR_ROWS]; 2];
-        for (saved, rows) in fours.iter_mut().zip(&self.fours) {
+        let frame = &mut self.frames[self.frame_len & FRAME_MASK];
+        self.frame_len += 1;
+        frame.saved_start = self.saved_len as u32;
+        frame.totals = self.totals;
+        frame.four_row = four_row as u8;
+        for (saved, rows) in frame.fours.iter_mut().zip(&self.fours) {
             saved.copy_from_slice(&rows[four_row..four_row + FOUR_ROWS]);
         }
-        let mut candidates = [0; CANDIDATE_ROWS];
-        candidates.copy_from_slice(&self.candidates[candidate_row..candidate_row + CANDIDATE_ROWS]);
-        self.frames.push(Frame {
-            saved_start: self.saved_len as u32,
-            totals: self.totals,
-            four_row: four_row as u8,
-            fours,
-            candidate_row: candidate_row as u8,
-            candidates,
-        });
+        frame.candidate_row = candidate_row as u8;
+        frame
+            .candidates
+            .copy_from_slice(&self.candidates[candidate_row..candidate_row + CANDIDATE_ROWS]);
         // The cell leaves the set of empty cells.
         let index = pos.index() & SLOT_MASK;
         let here = self.shapes[index];
@@ -500,7 +528,9 @@ impl Position {
 
     /// Takes back the last move.
     pub fn undo_move(&mut self) {
-        let frame = self.frames.pop().expect("undo_move without make_move");
+        assert!(self.frame_len > 0, "undo_move without make_move");
+        self.frame_len -= 1;
+        let frame = &self.frames[self.frame_len & FRAME_MASK];
         self.board.undo_move();
         let start = frame.saved_start as usize;
         for i in (start..self.saved_len).rev() {
