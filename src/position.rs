@@ -28,8 +28,9 @@ use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, STRIDE};
 pub struct Shape {
     /// Shape per direction.
     pub patterns: [Pattern; 4],
-    /// The combination table's entry for `patterns`: `value << 5 | four << 4 | combo`, where
-    /// `four` is set when the combo is at least [`Combo::Four`].
+    /// The combination table's entry for `patterns`: `value << 6 | foul << 5 | four << 4 |
+    /// combo`, where `four` is set when the combo is at least [`Combo::Four`] and `foul` when
+    /// [`Combo::is_foul_candidate`] holds for the patterns.
     entry: u32,
 }
 
@@ -78,8 +79,10 @@ impl Shape {
 
 /// Bit of a combination entry set when the combo is at least [`Combo::Four`].
 const FOUR_BIT: u32 = 1 << 4;
+/// Bit of a combination entry set when the patterns may make a renju foul for black.
+const FOUL_BIT: u32 = 1 << 5;
 /// Shift of the value in a combination entry.
-const VALUE_SHIFT: u32 = 5;
+const VALUE_SHIFT: u32 = 6;
 
 /// Length of the combination table: 10^4 tuples padded to a power of two, so a masked index
 /// needs no bounds check.
@@ -87,7 +90,7 @@ const COMBO_SLOTS: usize = 1 << 14;
 
 /// Combined shape and value of every four-pattern tuple, indexed `p0 + 10 p1 + 100 p2 + 1000 p3`.
 ///
-/// Entries are packed as `value << 5 | four << 4 | combo` in a `u32` (40 KB touched; a one-byte
+/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32` (40 KB touched; a one-byte
 /// combo table with values kept by weight differences measured no faster).
 fn combo_table() -> &'static [u32; COMBO_SLOTS] {
     static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
@@ -100,9 +103,13 @@ fn combo_table() -> &'static [u32; COMBO_SLOTS] {
             let combo = Combo::of(patterns);
             let lines: i32 = patterns.iter().map(|&p| PATTERN_WEIGHT[p as usize]).sum();
             let value = lines + COMBO_BONUS[combo as usize];
-            debug_assert!((0..1 << 27).contains(&value));
+            debug_assert!((0..1 << (32 - VALUE_SHIFT)).contains(&value));
             let four = (combo >= Combo::Four) as u32;
-            *slot = ((value as u32) << VALUE_SHIFT) | (four * FOUR_BIT) | combo as u32;
+            let foul = Combo::is_foul_candidate(patterns) as u32;
+            *slot = ((value as u32) << VALUE_SHIFT)
+                | (foul * FOUL_BIT)
+                | (four * FOUR_BIT)
+                | combo as u32;
         }
         table
     })
@@ -462,8 +469,7 @@ impl Position {
         if !self.rule().forbids(self.side_to_move()) {
             return false;
         }
-        let shape = self.shape(pos, Color::Black);
-        Combo::is_foul_candidate(shape.patterns)
+        self.shape(pos, Color::Black).entry & FOUL_BIT != 0
             && forbidden::is_forbidden(&mut self.board.lines().clone(), pos)
     }
 
