@@ -503,7 +503,27 @@ impl Searcher {
             } else {
                 usize::MAX
             };
-        for i in 0..moves.len() {
+        let is_quiet = |pos: &Position, m: Pos| {
+            pos.shape(m, me).combo() < Combo::Four && pos.shape(m, op).combo() < Combo::Four
+        };
+        let mut i = 0;
+        while i < moves.len() {
+            if i == late_limit && best_score > -WIN_THRESHOLD {
+                // Every quiet move from here on is pruned (below): drop them now rather than
+                // select each in turn only to skip it. Selection orders by score and point,
+                // so the moves kept are searched in the same order.
+                let mut kept = i;
+                for j in i..moves.len() {
+                    if !is_quiet(pos, moves[j].0) {
+                        moves.swap(kept, j);
+                        kept += 1;
+                    }
+                }
+                moves.truncate(kept);
+                if i == moves.len() {
+                    break;
+                }
+            }
             // Selection instead of a full sort: most nodes cut off after a few moves.
             let mut pick = i;
             for j in i + 1..moves.len() {
@@ -514,9 +534,9 @@ impl Searcher {
             }
             moves.swap(i, pick);
             let m = moves[i].0;
-            let quiet =
-                pos.shape(m, me).combo() < Combo::Four && pos.shape(m, op).combo() < Combo::Four;
+            let quiet = is_quiet(pos, m);
             if i >= late_limit && quiet && best_score > -WIN_THRESHOLD {
+                i += 1;
                 continue;
             }
             pos.make_move(m);
@@ -562,6 +582,7 @@ impl Searcher {
                     }
                 }
             }
+            i += 1;
         }
         self.move_buffers[ply] = moves;
         let bound = if best_score >= beta {
