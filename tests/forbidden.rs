@@ -6,6 +6,7 @@ use common::data::{records, setup, xy};
 use std::collections::BTreeSet;
 
 use wuzi::board::MoveCheck;
+use wuzi::position::Position;
 use wuzi::types::{Color, Pos};
 
 /// Checks every record of a file; returns how many verdicts were compared.
@@ -62,4 +63,35 @@ fn quintet_forbidden_verdicts() {
 #[test]
 fn alphagomoku_forbidden_verdicts() {
     assert_eq!(check_file("alphagomoku_renju_forbidden.jsonl"), 59);
+}
+
+/// The search asks `Position::is_forbidden`, which runs the full judge only where the threat
+/// state says a foul is possible. On every empty point of every test board that pre-test
+/// must let each real foul through: the two verdicts agree everywhere.
+#[test]
+fn search_position_agrees_with_the_board_judge() {
+    let mut fouls = 0;
+    for file in [
+        "realcore_forbidden.jsonl",
+        "quintet_forbidden.jsonl",
+        "alphagomoku_renju_forbidden.jsonl",
+    ] {
+        for rec in records(file) {
+            let mut board = setup(&rec);
+            board.set_side_to_move(Color::Black);
+            let pos = Position::new(&board);
+            for p in board.empty_cells() {
+                let expected = board.is_forbidden(p);
+                assert_eq!(
+                    pos.is_forbidden(p),
+                    expected,
+                    "{file} {}: {p}",
+                    rec["id"].as_str().unwrap_or("?")
+                );
+                fouls += expected as usize;
+            }
+        }
+    }
+    // The suites are built around fouls: a run that saw none compared nothing useful.
+    assert!(fouls >= 50, "only {fouls} fouls seen");
 }
