@@ -57,45 +57,29 @@ fn judge_placed(lines: &mut Lines, pos: Pos) -> bool {
     false
 }
 
-/// [`line_neighbours`] gathered into an array (at most 8 cells, for `reach` up to 4) and
-/// its length: the judge places stones while it walks them, so it cannot hold the iterator,
-/// and an array costs no allocation per question.
-fn collect_neighbours(lines: &Lines, dir: usize, pos: Pos, reach: i32) -> ([Pos; 8], usize) {
+/// The empty, on-board cells within `reach` (at most 4) of `pos` along `dir`, in line order,
+/// as an array and its length. The judge places stones while it walks
+/// them, so it needs them gathered first; an array costs no allocation per question.
+fn line_neighbours(lines: &Lines, dir: usize, pos: Pos, reach: i32) -> ([Pos; 8], usize) {
     debug_assert!(reach <= 4);
-    let mut cells = [pos; 8];
-    let mut n = 0;
-    for q in line_neighbours(lines, dir, pos, reach) {
-        cells[n] = q;
-        n += 1;
-    }
-    (cells, n)
-}
-
-/// The empty, on-board cells within `reach` of `pos` along `dir`, as (offset, point).
-fn line_neighbours(
-    lines: &Lines,
-    dir: usize,
-    pos: Pos,
-    reach: i32,
-) -> impl Iterator<Item = Pos> + '_ {
     let (dx, dy) = super::DIRECTIONS[dir];
     let (line, bit) = lines.locate(dir, pos);
     let occupied = lines.walls(dir, line)
         | lines.stones(Color::Black, dir, line)
         | lines.stones(Color::White, dir, line);
-    (-reach..=reach).filter_map(move |k| {
-        if k == 0 {
-            return None;
-        }
-        let b = bit as i32 + k;
-        // Bits outside the padded window are walls: PAD >= reach keeps `b` within 0..32.
-        if occupied & (1u32 << b) != 0 {
-            return None;
+    let mut cells = [pos; 8];
+    let mut n = 0;
+    for k in (-reach..=reach).filter(|&k| k != 0) {
+        // Bits outside the padded window are walls: PAD >= reach keeps the bit within 0..32.
+        if occupied & (1u32 << (bit as i32 + k)) != 0 {
+            continue;
         }
         let x = pos.x as i32 + dx * k;
         let y = pos.y as i32 + dy * k;
-        Some(Pos::new(x as usize, y as usize))
-    })
+        cells[n] = Pos::new(x as usize, y as usize);
+        n += 1;
+    }
+    (cells, n)
 }
 
 /// Number of fours black has through `pos` along `dir` (black's stone is on `pos`).
@@ -106,7 +90,7 @@ fn count_fours(lines: &mut Lines, dir: usize, pos: Pos) -> u32 {
     let mut points = [0i32; 8];
     let mut count = 0;
     let (_, bit) = lines.locate(dir, pos);
-    let (candidates, n) = collect_neighbours(lines, dir, pos, 4);
+    let (candidates, n) = line_neighbours(lines, dir, pos, 4);
     for &q in &candidates[..n] {
         lines.add(BLACK, q);
         let run = lines.run(BLACK, dir, q);
@@ -128,7 +112,7 @@ fn count_fours(lines: &mut Lines, dir: usize, pos: Pos) -> u32 {
 /// there makes a straight four that includes `pos`.
 fn is_true_three(lines: &mut Lines, dir: usize, pos: Pos) -> bool {
     let (_, bit) = lines.locate(dir, pos);
-    let (candidates, n) = collect_neighbours(lines, dir, pos, 3);
+    let (candidates, n) = line_neighbours(lines, dir, pos, 3);
     for &q in &candidates[..n] {
         lines.add(BLACK, q);
         let straight = is_straight_four(lines, dir, q, bit);
