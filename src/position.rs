@@ -90,8 +90,9 @@ const COMBO_SLOTS: usize = 1 << 14;
 
 /// Combined shape and value of every four-pattern tuple, indexed `p0 + 10 p1 + 100 p2 + 1000 p3`.
 ///
-/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32` (40 KB touched; a one-byte
-/// combo table with values kept by weight differences measured no faster).
+/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32` (40 KB
+/// touched; a one-byte combo table with values kept by weight differences measured no
+/// faster).
 fn combo_table() -> &'static [u32; COMBO_SLOTS] {
     static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -126,6 +127,23 @@ struct Totals {
     value_sum: [i32; 2],
 }
 
+impl Totals {
+    /// No cells counted.
+    const ZERO: Totals = Totals {
+        combo_count: [[0; COMBO_CODES]; 2],
+        value_sum: [0; 2],
+    };
+}
+
+/// An array of `N` copies of `value` built on the heap (as a temporary on the stack, the undo
+/// stacks would take hundreds of KiB of the engine thread's stack in debug builds).
+fn boxed_array<T: Clone, const N: usize>(value: T) -> Box<[T; N]> {
+    vec![value; N]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has N entries"))
+}
+
 /// A saved cell for undo.
 #[derive(Clone, Copy)]
 struct Saved {
@@ -152,10 +170,7 @@ impl Frame {
     /// A slot no move has written yet.
     const EMPTY: Frame = Frame {
         saved_start: 0,
-        totals: Totals {
-            combo_count: [[0; COMBO_CODES]; 2],
-            value_sum: [0; 2],
-        },
+        totals: Totals::ZERO,
         four_row: 0,
         fours: [[0; FOUR_ROWS]; 2],
         candidate_row: 0,
@@ -163,11 +178,10 @@ impl Frame {
     };
 }
 
-/// Length of the undo frame stack: a power of two at least the number of points of the largest
-/// board (every `make_move` fills an empty point, so no more frames are ever live), indexed by
-/// masked positions.
-/// Frames are written and read in place: pushing and popping a whole frame (about 190 bytes)
-/// compiled to a `memcpy` call each way.
+/// Length of the undo frame stack: a power of two at least the number of points of the
+/// largest board (every `make_move` fills an empty point, so no more frames are ever live),
+/// indexed by masked positions. Frames are written and read in place: pushing and popping a
+/// whole frame (about 190 bytes) compiled to a `memcpy` call each way.
 const FRAME_SLOTS: usize = 512;
 const FRAME_MASK: usize = FRAME_SLOTS - 1;
 const _: () = assert!(MAX_SIZE * MAX_SIZE <= FRAME_SLOTS);
@@ -258,29 +272,15 @@ impl Position {
             },
             combos: combo_table(),
             shapes: Box::new([[Shape::DEAD; 2]; SLOTS]),
-            totals: Totals {
-                combo_count: [[0; COMBO_CODES]; 2],
-                value_sum: [0; 2],
-            },
+            totals: Totals::ZERO,
             fours: [[0; MAX_SIZE]; 2],
             candidates: [0; MAX_SIZE],
-            // Built on the heap: as a temporary array it would take 768 KiB of the engine
-            // thread's stack in debug builds.
-            saved: vec![
-                Saved {
-                    index: 0,
-                    shapes: [Shape::DEAD; 2],
-                };
-                SAVED_SLOTS
-            ]
-            .into_boxed_slice()
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("the vector has SAVED_SLOTS entries")),
+            saved: boxed_array(Saved {
+                index: 0,
+                shapes: [Shape::DEAD; 2],
+            }),
             saved_len: 0,
-            frames: vec![Frame::EMPTY; FRAME_SLOTS]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("the vector has FRAME_SLOTS entries")),
+            frames: boxed_array(Frame::EMPTY),
             frame_len: 0,
         };
         pos.rebuild();
@@ -389,10 +389,7 @@ impl Position {
     /// The from-scratch twin of the incremental shapes and totals.
     fn compute_from_scratch(&self) -> (Box<[[Shape; 2]; SLOTS]>, Totals) {
         let mut shapes = Box::new([[Shape::DEAD; 2]; SLOTS]);
-        let mut totals = Totals {
-            combo_count: [[0; COMBO_CODES]; 2],
-            value_sum: [0; 2],
-        };
+        let mut totals = Totals::ZERO;
         for p in self.board.empty_cells() {
             for color in Color::ALL {
                 let shape = Shape::from_patterns(
