@@ -507,12 +507,15 @@ impl Searcher {
         let is_quiet = |pos: &Position, m: Pos| {
             pos.shape(m, me).combo() < Combo::Four && pos.shape(m, op).combo() < Combo::Four
         };
+        let mut pruned = false;
         let mut i = 0;
         while i < moves.len() {
-            if i == late_limit && best_score > -WIN_THRESHOLD {
-                // Every quiet move from here on is pruned (below): drop them now rather than
-                // select each in turn only to skip it. Selection orders by score and point,
-                // so the moves kept are searched in the same order.
+            if !pruned && i >= late_limit && best_score > -WIN_THRESHOLD {
+                // Past the limit, with a score above a loss to fall back on, quiet moves are
+                // not searched: drop them all at once rather than select each only to skip
+                // it. Selection orders by score and point, so the moves kept are searched
+                // in the same order.
+                pruned = true;
                 let mut kept = i;
                 for j in i..moves.len() {
                     if !is_quiet(pos, moves[j].0) {
@@ -536,10 +539,6 @@ impl Searcher {
             moves.swap(i, pick);
             let m = moves[i].0;
             let quiet = is_quiet(pos, m);
-            if i >= late_limit && quiet && best_score > -WIN_THRESHOLD {
-                i += 1;
-                continue;
-            }
             pos.make_move(m);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, ctl)
