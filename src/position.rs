@@ -26,19 +26,31 @@ use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, STRIDE};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(8))]
 pub struct Shape {
-    /// Shape per direction.
-    pub patterns: [Pattern; 4],
-    /// The combination table's entry for `patterns`: `value << 6 | foul << 5 | four << 4 |
+    /// Shape per direction, four bits each: direction `d` in bits `4d..4d + 4`. Packed, the
+    /// four shapes are the combination table's index, and the update replaces one direction
+    /// with a mask and a shift (as an array of bytes, rebuilding the index and the array took
+    /// a fifth of the make+undo instructions).
+    key: u32,
+    /// The combination table's entry for `key`: `value << 6 | foul << 5 | four << 4 |
     /// combo`, where `four` is set when the combo is at least [`Combo::Four`] and `foul` when
     /// [`Combo::is_foul_candidate`] holds for the patterns.
     entry: u32,
 }
 
 impl Shape {
-    const DEAD: Shape = Shape {
-        patterns: [Pattern::Dead; 4],
-        entry: 0,
-    };
+    const DEAD: Shape = Shape { key: 0, entry: 0 };
+
+    /// Shape per direction.
+    #[inline]
+    pub fn patterns(&self) -> [Pattern; 4] {
+        [0, 1, 2, 3].map(|d| self.pattern(d))
+    }
+
+    /// Shape along direction `dir`.
+    #[inline(always)]
+    pub fn pattern(&self, dir: usize) -> Pattern {
+        Pattern::from_u8(((self.key >> (4 * dir)) & 15) as u8)
+    }
 
     /// Combined shape over the four lines.
     #[inline(always)]
@@ -58,23 +70,26 @@ impl Shape {
         (self.entry >> VALUE_SHIFT) as i32
     }
 
-    #[inline(always)]
     fn from_patterns(patterns: [Pattern; 4]) -> Shape {
-        Shape::from_table(patterns, combo_table())
+        Shape::from_key(combo_key(patterns), combo_table())
     }
 
     #[inline(always)]
-    fn from_table(patterns: [Pattern; 4], table: &[u32; COMBO_SLOTS]) -> Shape {
-        let index = patterns[0] as usize
-            + Pattern::COUNT
-                * (patterns[1] as usize
-                    + Pattern::COUNT
-                        * (patterns[2] as usize + Pattern::COUNT * patterns[3] as usize));
+    fn from_key(key: u32, table: &[u32; COMBO_SLOTS]) -> Shape {
         Shape {
-            patterns,
-            entry: table[index & (COMBO_SLOTS - 1)],
+            key,
+            entry: table[key as usize & (COMBO_SLOTS - 1)],
         }
     }
+}
+
+/// The combination table's index of four shapes: four bits per direction.
+fn combo_key(patterns: [Pattern; 4]) -> u32 {
+    patterns
+        .iter()
+        .enumerate()
+        .map(|(d, &p)| (p as u32) << (4 * d))
+        .sum()
 }
 
 /// Bit of a combination entry set when the combo is at least [`Combo::Four`].
@@ -84,21 +99,21 @@ const FOUL_BIT: u32 = 1 << 5;
 /// Shift of the value in a combination entry.
 const VALUE_SHIFT: u32 = 6;
 
-/// Length of the combination table: 10^4 tuples padded to a power of two, so a masked index
-/// needs no bounds check.
-const COMBO_SLOTS: usize = 1 << 14;
+/// Length of the combination table: one slot per four-bit-per-direction key, so a masked
+/// key needs no bounds check. Only 10^4 slots are ever read, ten consecutive entries in each
+/// 64-byte row of sixteen.
+const COMBO_SLOTS: usize = 1 << 16;
 
-/// Combined shape and value of every four-pattern tuple, indexed `p0 + 10 p1 + 100 p2 + 1000 p3`.
+/// Combined shape and value of every four-pattern tuple, indexed by [`combo_key`].
 ///
-/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32` (40 KB
-/// touched; a one-byte combo table with values kept by weight differences measured no
-/// faster).
+/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32` (a one-byte
+/// combo table with values kept by weight differences measured no faster).
 fn combo_table() -> &'static [u32; COMBO_SLOTS] {
     static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let n = Pattern::COUNT;
-        let mut table = Box::new([0; COMBO_SLOTS]);
-        for (i, slot) in table.iter_mut().enumerate().take(n * n * n * n) {
+        let mut table = boxed_array(0);
+        for i in 0..n * n * n * n {
             let patterns = [i % n, i / n % n, i / (n * n) % n, i / (n * n * n)]
                 .map(|p| Pattern::from_u8(p as u8));
             let combo = Combo::of(patterns);
@@ -107,7 +122,7 @@ fn combo_table() -> &'static [u32; COMBO_SLOTS] {
             debug_assert!((0..1 << (32 - VALUE_SHIFT)).contains(&value));
             let four = (combo >= Combo::Four) as u32;
             let foul = Combo::is_foul_candidate(patterns) as u32;
-            *slot = ((value as u32) << VALUE_SHIFT)
+            table[combo_key(patterns) as usize] = ((value as u32) << VALUE_SHIFT)
                 | (foul * FOUL_BIT)
                 | (four * FOUR_BIT)
                 | combo as u32;
@@ -225,6 +240,20 @@ const SLOTS: usize = 1024;
 const SLOT_MASK: usize = SLOTS - 1;
 const _: () = assert!(CELL_COUNT <= SLOTS);
 
+/// Rows of the four-cell bitmaps: a power of two above the last row a masked cell index can
+/// name, so the update's row index needs no bounds check.
+const ROW_SLOTS: usize = SLOTS / STRIDE;
+const _: () = assert!(ROW_SLOTS.is_power_of_two() && ROW_SLOTS >= MAX_SIZE);
+
+/// Flips the bit of the cell `index` in a per-row bitmap. Out of line and cold: inlined, the
+/// compiler computed the row and bit for every changed cell and kept them on the stack,
+/// though few changes add or remove a four.
+#[cold]
+#[inline(never)]
+fn flip_bit(rows: &mut [u32; ROW_SLOTS], index: usize) {
+    rows[(index / STRIDE) & (ROW_SLOTS - 1)] ^= 1 << (index % STRIDE);
+}
+
 /// Step of the dense cell index per step along each direction of [`DIRECTIONS`].
 const INDEX_STEP: [isize; 4] = {
     let mut steps = [0; 4];
@@ -249,7 +278,8 @@ pub struct Position {
     shapes: Box<[[Shape; 2]; SLOTS]>,
     totals: Totals,
     /// Per colour and row, bit `x` set if the empty cell makes at least a four for that colour.
-    fours: [[u32; MAX_SIZE]; 2],
+    /// Rows past the board's height stay zero; see [`ROW_SLOTS`].
+    fours: [[u32; ROW_SLOTS]; 2],
     /// Per row, bit `x` set if the cell is empty and within two cells of a stone.
     candidates: [u32; MAX_SIZE],
     /// Undo stack of saved cells (see [`SAVED_SLOTS`]); `saved_len` entries are live.
@@ -273,7 +303,7 @@ impl Position {
             combos: combo_table(),
             shapes: Box::new([[Shape::DEAD; 2]; SLOTS]),
             totals: Totals::ZERO,
-            fours: [[0; MAX_SIZE]; 2],
+            fours: [[0; ROW_SLOTS]; 2],
             candidates: [0; MAX_SIZE],
             saved: boxed_array(Saved {
                 index: 0,
@@ -335,8 +365,8 @@ impl Position {
         &self.fours[color.index()][..self.board.height()]
     }
 
-    fn fours_from_shapes(&self) -> [[u32; MAX_SIZE]; 2] {
-        let mut fours = [[0; MAX_SIZE]; 2];
+    fn fours_from_shapes(&self) -> [[u32; ROW_SLOTS]; 2] {
+        let mut fours = [[0; ROW_SLOTS]; 2];
         for p in self.board.empty_cells() {
             for color in Color::ALL {
                 if self.shapes[p.index()][color.index()].combo() >= Combo::Four {
@@ -606,9 +636,11 @@ impl Position {
                     let index = (base + b as isize * step) as usize & SLOT_MASK;
                     let fresh = patterns_both(black, white, walls, b);
                     let cell = &mut shapes[index];
+                    const SHIFT: u32 = 4 * DIR as u32;
+                    let fresh = fresh.map(|p| (p as u32) << SHIFT);
                     let changed = [
-                        fresh[0] != cell[0].patterns[DIR],
-                        fresh[1] != cell[1].patterns[DIR],
+                        fresh[0] != cell[0].key & (15 << SHIFT),
+                        fresh[1] != cell[1].key & (15 << SHIFT),
                     ];
                     if !changed[0] && !changed[1] {
                         // Most cells of the window keep their shapes: nothing to save or redo.
@@ -624,9 +656,8 @@ impl Position {
                             continue;
                         }
                         let old = cell[c];
-                        let mut patterns = old.patterns;
-                        patterns[DIR] = fresh[c];
-                        let new = Shape::from_table(patterns, combos);
+                        let key = (old.key & !(15 << SHIFT)) | fresh[c];
+                        let new = Shape::from_key(key, combos);
                         // Raw combo codes: no conversion to `Combo` in the hot loop.
                         let (old_code, new_code) = (old.code(), new.code());
                         totals.combo_count[c][old_code] -= 1;
@@ -634,7 +665,7 @@ impl Position {
                         totals.value_sum[c] += new.value() - old.value();
                         cell[c] = new;
                         if (old.entry ^ new.entry) & FOUR_BIT != 0 {
-                            fours[c][index / STRIDE] ^= 1 << (index % STRIDE);
+                            flip_bit(&mut fours[c], index);
                         }
                     }
                 }

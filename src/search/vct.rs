@@ -217,7 +217,8 @@ impl VctSolver {
         pos.for_each_candidate(|p| {
             let shape = pos.shape(p, me);
             // Below a three, but building on at least two own stones somewhere.
-            if shape.combo() < Combo::FlexThree && shape.patterns.iter().any(|&l| l >= Pattern::Two)
+            if shape.combo() < Combo::FlexThree
+                && shape.patterns().iter().any(|&l| l >= Pattern::Two)
             {
                 quiet.push((p, movegen::order_score(pos, p)));
             }
