@@ -8,8 +8,10 @@
 //! A stone can change the shapes only of the empty cells within five cells of it along its four
 //! lines (the pattern tables read five neighbours on each side; four under freestyle, see
 //! [`PatternTable::reach`]), and only on that one line each: `make_move` recomputes exactly
-//! those (at most 40 cells x 2 colours, one direction each) and
-//! saves the previous values; `undo_move` restores the saved values instead of recomputing.
+//! those (at most 40 cells x 2 colours, one direction each) and saves the previous values;
+//! `undo_move` restores the saved values instead of recomputing. Each empty cell also keeps,
+//! per direction, the pattern tables' keys of its neighbourhood, to which a new stone adds a
+//! constant, so the update reads the tables without taking the line apart.
 //! Debug builds compare the result with a full recomputation after every make and undo.
 
 use std::sync::OnceLock;
@@ -159,10 +161,12 @@ fn boxed_array<T: Clone, const N: usize>(value: T) -> Box<[T; N]> {
         .unwrap_or_else(|_| unreachable!("the vector has N entries"))
 }
 
-/// A saved cell for undo.
+/// A saved cell for undo: its shapes and its key pair in one direction.
 #[derive(Clone, Copy)]
 struct Saved {
-    index: u16,
+    /// `index * 4 + direction`: the slot of [`Position`]'s key pairs.
+    slot: u32,
+    key: u32,
     shapes: [Shape; 2],
 }
 
@@ -254,6 +258,22 @@ fn flip_bit(rows: &mut [u32; ROW_SLOTS], index: usize) {
     rows[(index / STRIDE) & (ROW_SLOTS - 1)] ^= 1 << (index % STRIDE);
 }
 
+/// Length of the key pair array: four directions per cell slot.
+const KEY_SLOTS: usize = SLOTS * 4;
+
+/// [`pattern::key_delta`] of a black and of a white stone, for `k` in `0..16` (zero past 10),
+/// so a masked `k` indexes them without a bounds check.
+const KEY_DELTAS: [[u32; 16]; 2] = {
+    let mut deltas = [[0; 16]; 2];
+    let mut k = 0;
+    while k <= 10 {
+        deltas[0][k] = pattern::key_delta(Color::Black, k);
+        deltas[1][k] = pattern::key_delta(Color::White, k);
+        k += 1;
+    }
+    deltas
+};
+
 /// Step of the dense cell index per step along each direction of [`DIRECTIONS`].
 const INDEX_STEP: [isize; 4] = {
     let mut steps = [0; 4];
@@ -282,6 +302,15 @@ pub struct Position {
     fours: [[u32; ROW_SLOTS]; 2],
     /// Per row, bit `x` set if the cell is empty and within two cells of a stone.
     candidates: [u32; MAX_SIZE],
+    /// Per empty cell and direction (at `index * 4 + direction`), the ternary keys of black
+    /// and white (see [`pattern::ternary_key_pair`]), kept up to date by adding each stone's
+    /// [`pattern::key_delta`]: the update reads the pattern tables without extracting and
+    /// weighing windows. A stone's own keys go stale while it stands, and are right again
+    /// when it is taken back, since stones leave in the reverse order. Zero under caro,
+    /// whose binary tables are read from the line masks.
+    keys: Box<[u32; KEY_SLOTS]>,
+    /// Neighbours a key counts: the 11-bit window mask of [`PatternTable::reach`].
+    neighbours: u32,
     /// Undo stack of saved cells (see [`SAVED_SLOTS`]); `saved_len` entries are live.
     saved: Box<[Saved; SAVED_SLOTS]>,
     saved_len: usize,
@@ -302,11 +331,17 @@ impl Position {
             },
             combos: combo_table(),
             shapes: Box::new([[Shape::DEAD; 2]; SLOTS]),
+            keys: boxed_array(0),
+            neighbours: {
+                let reach = PatternTable::reach(board.rule());
+                ((1u32 << (2 * reach + 1)) - 1) << (5 - reach)
+            },
             totals: Totals::ZERO,
             fours: [[0; ROW_SLOTS]; 2],
             candidates: [0; MAX_SIZE],
             saved: boxed_array(Saved {
-                index: 0,
+                slot: 0,
+                key: 0,
                 shapes: [Shape::DEAD; 2],
             }),
             saved_len: 0,
@@ -322,6 +357,7 @@ impl Position {
         let (shapes, totals) = self.compute_from_scratch();
         self.shapes = shapes;
         self.totals = totals;
+        self.keys = self.keys_from_scratch();
         self.fours = self.fours_from_shapes();
         self.candidates = self.candidates_from_scratch();
     }
@@ -414,6 +450,28 @@ impl Position {
                 out.push(p);
             }
         });
+    }
+
+    /// The key pairs of the empty cells read from the lines: the twin of the incremental keys.
+    fn keys_from_scratch(&self) -> Box<[u32; KEY_SLOTS]> {
+        let mut keys = boxed_array(0);
+        if let PatternTable::Ternary { weights, .. } = self.table {
+            let lines = self.board.lines();
+            for p in self.board.empty_cells() {
+                for dir in 0..4 {
+                    let (line, bit) = lines.locate(dir, p);
+                    keys[p.index() * 4 + dir] = pattern::ternary_key_pair(
+                        weights,
+                        lines.stones(Color::Black, dir, line),
+                        lines.stones(Color::White, dir, line),
+                        lines.walls(dir, line),
+                        bit,
+                        self.neighbours,
+                    );
+                }
+            }
+        }
+        keys
     }
 
     /// The from-scratch twin of the incremental shapes and totals.
@@ -522,7 +580,8 @@ impl Position {
         let index = pos.index() & SLOT_MASK;
         let here = self.shapes[index];
         self.saved[self.saved_len & SAVED_MASK] = Saved {
-            index: index as u16,
+            slot: (index * 4) as u32,
+            key: self.keys[index * 4],
             shapes: here,
         };
         self.saved_len += 1;
@@ -568,7 +627,9 @@ impl Position {
         let start = frame.saved_start as usize;
         for i in (start..self.saved_len).rev() {
             let saved = &self.saved[i & SAVED_MASK];
-            self.shapes[saved.index as usize & SLOT_MASK] = saved.shapes;
+            let slot = saved.slot as usize & (KEY_SLOTS - 1);
+            self.shapes[slot / 4] = saved.shapes;
+            self.keys[slot] = saved.key;
         }
         self.saved_len = start;
         self.totals = frame.totals;
@@ -587,29 +648,41 @@ impl Position {
     fn update_lines(&mut self, pos: Pos) {
         // One copy of the loop per table kind, so the lookup is not re-dispatched per cell.
         match self.table {
-            PatternTable::Ternary { tables, weights } => {
-                self.update_lines_with(pos, |black, white, walls, bit| {
-                    pattern::ternary_both(&tables, weights, black, white, walls, bit)
+            PatternTable::Ternary { tables, .. } => {
+                let stone = self.board.side_to_move().opponent();
+                let deltas: [u32; 16] = match stone {
+                    Color::Black => KEY_DELTAS[0],
+                    Color::White => KEY_DELTAS[1],
+                };
+                self.update_lines_with(pos, |key, k, _, _, _, _| {
+                    let key = key + deltas[k & 15];
+                    (key, pattern::ternary_patterns(&tables, key))
                 })
             }
-            PatternTable::Binary { tables } => self
-                .update_lines_with(pos, |black, white, walls, bit| {
-                    pattern::binary_both(&tables, black, white, walls, bit)
-                }),
+            PatternTable::Binary { tables } => {
+                self.update_lines_with(pos, |key, _, black, white, walls, bit| {
+                    (key, pattern::binary_both(&tables, black, white, walls, bit))
+                })
+            }
         }
     }
 
+    /// The update loop. `patterns_both(key, k, black, white, walls, bit)` gives the cell's new
+    /// key pair and the shapes black and white make there, for the empty cell at `bit` of a
+    /// line with the given masks, `k - 5` cells from the new stone, whose key pair in that
+    /// direction was `key`.
     #[inline(always)]
     fn update_lines_with(
         &mut self,
         pos: Pos,
-        patterns_both: impl Fn(u32, u32, u32, u32) -> [Pattern; 2],
+        patterns_both: impl Fn(u32, usize, u32, u32, u32, u32) -> (u32, [Pattern; 2]),
     ) {
         // Fields are split into locals so the compiler keeps pointers and counts in registers
         // instead of reloading them after every store through `self`.
         let mut totals = self.totals;
         let combos = self.combos;
         let shapes = &mut *self.shapes;
+        let keys = &mut *self.keys;
         let saved = &mut *self.saved;
         let mut saved_len = self.saved_len;
         let fours = &mut self.fours;
@@ -622,6 +695,7 @@ impl Position {
         macro_rules! update_direction {
             ($dir:literal) => {{
                 const DIR: usize = $dir;
+                const SHIFT: u32 = 4 * DIR as u32;
                 let step = INDEX_STEP[DIR];
                 let (line, bit) = lines.locate(DIR, pos);
                 let black = lines.stones(Color::Black, DIR, line);
@@ -634,28 +708,26 @@ impl Position {
                     let b = empty.trailing_zeros();
                     empty &= empty - 1;
                     let index = (base + b as isize * step) as usize & SLOT_MASK;
-                    let fresh = patterns_both(black, white, walls, b);
+                    let slot = index * 4 + DIR;
+                    let key = keys[slot];
+                    let (new_key, fresh) =
+                        patterns_both(key, (b + 5 - bit) as usize, black, white, walls, b);
+                    keys[slot] = new_key;
                     let cell = &mut shapes[index];
-                    const SHIFT: u32 = 4 * DIR as u32;
-                    let fresh = fresh.map(|p| (p as u32) << SHIFT);
-                    let changed = [
-                        fresh[0] != cell[0].key & (15 << SHIFT),
-                        fresh[1] != cell[1].key & (15 << SHIFT),
-                    ];
-                    if !changed[0] && !changed[1] {
-                        // Most cells of the window keep their shapes: nothing to save or redo.
-                        continue;
-                    }
+                    // Every visited cell's key changes (under caro, which has no keys, saving
+                    // the unchanged ones costs little), so every one is saved.
                     saved[saved_len & SAVED_MASK] = Saved {
-                        index: index as u16,
+                        slot: slot as u32,
+                        key,
                         shapes: *cell,
                     };
                     saved_len += 1;
+                    let fresh = fresh.map(|p| (p as u32) << SHIFT);
                     for c in 0..2 {
-                        if !changed[c] {
+                        let old = cell[c];
+                        if fresh[c] == old.key & (15 << SHIFT) {
                             continue;
                         }
-                        let old = cell[c];
                         let key = (old.key & !(15 << SHIFT)) | fresh[c];
                         let new = Shape::from_key(key, combos);
                         // Raw combo codes: no conversion to `Combo` in the hot loop.
@@ -683,12 +755,15 @@ impl Position {
     pub fn assert_consistent(&self) {
         let (shapes, totals) = self.compute_from_scratch();
         assert_eq!(totals, self.totals, "totals differ from recomputation");
+        let keys = self.keys_from_scratch();
         for p in self.board.empty_cells() {
             assert_eq!(
                 shapes[p.index()],
                 self.shapes[p.index()],
                 "shapes differ at {p}"
             );
+            let slots = p.index() * 4..p.index() * 4 + 4;
+            assert_eq!(keys[slots.clone()], self.keys[slots], "keys differ at {p}");
         }
         assert_eq!(
             self.fours_from_shapes(),

@@ -474,30 +474,58 @@ impl PatternTable {
     }
 }
 
-/// The shapes black and white would make on the empty cell at `bit` of a line with the
-/// given masks, for ternary tables. Ternary keys add up over disjoint
-/// masks, so three weight lookups serve both colours: black's key is
-/// `w(black) + 2 (w(white) + w(walls))`, white's the mirror.
+/// The ternary keys of black and white for the empty cell at `bit` of a line with the given
+/// masks, packed as `black | white << 16`, counting only the neighbours set in `neighbours`
+/// (an 11-bit window mask). Ternary keys add up over disjoint masks, so three weight lookups
+/// serve both colours: black's key is `w(black) + 2 (w(white) + w(walls))`, white's the
+/// mirror. Both are below 3^10, so neither half overflows into the other.
 #[inline(always)]
-pub fn ternary_both(
-    tables: &[&'static [Pattern; TERNARY_SLOTS]; 2],
+pub fn ternary_key_pair(
     weights: &[u16; 2048],
     black: u32,
     white: u32,
     walls: u32,
     bit: u32,
-) -> [Pattern; 2] {
+    neighbours: u32,
+) -> u32 {
     let shift = bit - 5;
-    let b = weights[window(black, shift)] as usize;
-    let w = weights[window(white, shift)] as usize;
-    let x = weights[window(walls, shift)] as usize;
+    let b = weights[window(black, shift) & neighbours as usize] as u32;
+    let w = weights[window(white, shift) & neighbours as usize] as u32;
+    let x = weights[window(walls, shift) & neighbours as usize] as u32;
+    (b + 2 * (w + x)) | (w + 2 * (b + x)) << 16
+}
+
+/// The shapes black and white make for a pair of ternary keys from [`ternary_key_pair`].
+#[inline(always)]
+pub fn ternary_patterns(
+    tables: &[&'static [Pattern; TERNARY_SLOTS]; 2],
+    pair: u32,
+) -> [Pattern; 2] {
     [
-        tables[0][(b + 2 * (w + x)) & (TERNARY_SLOTS - 1)],
-        tables[1][(w + 2 * (b + x)) & (TERNARY_SLOTS - 1)],
+        tables[0][pair as usize & (TERNARY_SLOTS - 1)],
+        tables[1][(pair >> 16) as usize & (TERNARY_SLOTS - 1)],
     ]
 }
 
-/// [`ternary_both`] for binary (caro) tables.
+/// What a stone of `color` adds to the ternary key pair of an empty cell `k - 5` cells away
+/// on the same line (`k` in `0..=10`, 5 being the stone's own cell, which adds nothing).
+pub const fn key_delta(color: Color, k: usize) -> u32 {
+    // The stone is at offset 5 - k from the cell: slots 0..=4 hold offsets -5..=-1 and
+    // slots 5..=9 offsets 1..=5.
+    let slot = match k {
+        0..=4 => 9 - k,
+        6..=10 => 10 - k,
+        _ => return 0,
+    };
+    let power = POWERS_OF_3[slot] as u32;
+    match color {
+        Color::Black => power | (2 * power) << 16,
+        Color::White => (2 * power) | power << 16,
+    }
+}
+
+/// The shapes black and white make on the empty cell at `bit` of a line with the given
+/// masks, for binary (caro) tables.
 #[inline(always)]
 pub fn binary_both(
     tables: &[&'static [Pattern; BINARY_SLOTS]; 2],
@@ -572,6 +600,38 @@ mod tests {
         assert_eq!(shape(f, "xxXx..........."), Pattern::Four);
     }
 
+    /// A stone changes a cell's key pair by its [`key_delta`]: the update's arithmetic
+    /// agrees with keys read afresh from the lines, at every distance on both sides.
+    #[test]
+    fn key_deltas_match_recomputed_keys() {
+        let weights = ternary();
+        let all = 0x7ff;
+        for color in Color::ALL {
+            for k in 0..=10usize {
+                if k == 5 {
+                    continue;
+                }
+                let mut lines = Lines::new(15, 15);
+                let cell = Pos::new(7, 7);
+                let (line, bit) = lines.locate(0, cell);
+                let key = |lines: &Lines| {
+                    ternary_key_pair(
+                        weights,
+                        lines.stones(Color::Black, 0, line),
+                        lines.stones(Color::White, 0, line),
+                        lines.walls(0, line),
+                        bit,
+                        all,
+                    )
+                };
+                let before = key(&lines);
+                // The cell is k - 5 from the stone, so the stone is 5 - k from the cell.
+                lines.add(color, Pos::new(12 - k, 7));
+                assert_eq!(key(&lines), before + key_delta(color, k), "{color:?} k={k}");
+            }
+        }
+    }
+
     #[test]
     fn exact_five_shapes() {
         let s = Rule::Standard;
@@ -595,7 +655,8 @@ mod tests {
         assert_eq!(shape(Rule::CaroExact, "..xxxXxx......."), Pattern::Overline);
     }
 
-    /// Freestyle shapes never depend on the cells five away (the update skips them).
+    /// Freestyle shapes never depend on the cells five away (the update skips them, and the
+    /// incremental keys leave them out).
     #[test]
     fn at_least_shapes_ignore_the_window_ends() {
         let table = compact(FiveRule::AtLeast);
