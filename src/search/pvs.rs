@@ -635,7 +635,7 @@ impl Searcher {
 /// up scored -32.5 +/- 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games),
 /// so it was not adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3
 /// (328 games, SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in freestyle
-/// (400 games). The deeper limits for caro scored +15.1 +/- 24.7 (600 games), not enough to
+/// (400 games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games), not enough to
 /// adopt them.
 fn late_move_limit(rule: Rule, depth: i32) -> usize {
     let deepest = match rule {
