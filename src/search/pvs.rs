@@ -630,7 +630,7 @@ impl Searcher {
 /// At 0.2 s/move, pruning depths 5 and 6 too (limits 32 and 40) scored +46.5 +/- 33.3 Elo in
 /// freestyle (347 games, SPRT H1) and +37.2 +/- 33.3 in standard (300 games), but
 /// -34.9 +/- 37.7 in renju (300 games), so renju keeps the limits up to depth 4; so does
-/// caro, which was not measured. Less pruning in renju, stopping at depth 3, scored
+/// caro (see below). Less pruning in renju, stopping at depth 3, scored
 /// -24.4 +/- 31.5 there (300 games). A third ply of reduction for late moves at depth 6 and
 /// up scored -32.5 +/- 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games),
 /// so it was not adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3
