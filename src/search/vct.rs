@@ -21,7 +21,8 @@ const TABLE_SIZE: usize = 1 << 16;
 const INNER_VCF_NODES: u64 = 200;
 /// Quiet VCF threats allowed in one line of the attack.
 const QUIET_THREATS: u8 = 2;
-/// Quiet moves tried as VCF threats at one attacker node, best ordered first.
+/// Quiet moves tried as VCF threats at one attacker node, best ordered first (see
+/// [`VctSolver::quiet_threats`]).
 const QUIET_CANDIDATES: usize = 24;
 
 /// A VCT solver with a table of positions it has shown to have no VCT.
@@ -220,7 +221,15 @@ impl VctSolver {
             if shape.combo() < Combo::FlexThree
                 && shape.patterns().iter().any(|&l| l >= Pattern::Two)
             {
-                quiet.push((p, movegen::order_score(pos, p)));
+                // A VCF threat usually needs two own lines: moves that build on more lines
+                // come first, then the attacker's own value. (The search's ordering score
+                // weighs defence too, which says little about a threat of one's own.)
+                let lines = shape
+                    .patterns()
+                    .iter()
+                    .filter(|&&l| l >= Pattern::Two)
+                    .count();
+                quiet.push((p, lines as i32 * 1000 + shape.value()));
             }
         });
         quiet.sort_by_key(|&(p, score)| (std::cmp::Reverse(score), p));
