@@ -223,7 +223,8 @@ impl VctSolver {
             {
                 // A VCF threat usually needs two own lines: moves that build on more lines
                 // come first, then the attacker's own value. (The search's ordering score
-                // weighs defence too, which says little about a threat of one's own.)
+                // weighs defence too, which says little about a threat of one's own; with the
+                // fitted evaluation weights it ranked the fukumi problem's answer 26th.)
                 let lines = shape
                     .patterns()
                     .iter()

@@ -1,0 +1,264 @@
+//! Fitting the shape weights of `src/eval.rs` to game results (the Texel method).
+//!
+//! The evaluation is linear in its weights: for each colour, the number of (empty cell,
+//! direction) pairs with each line shape, the number of empty cells with each combined shape,
+//! and the mover's double-three flag. [`features`] reads those counts from a position, and the
+//! test below checks that the weights times the counts give exactly what
+//! [`evaluate`] gives, so a fit made here is a fit of the real evaluation.
+//!
+//! The fit itself reads `wuzi-match --jsonl` records and is run by hand:
+//!
+//! ```text
+//! WUZI_TUNE_RECORDS="a.jsonl b.jsonl" cargo test --release --test tune -- --ignored --nocapture
+//! ```
+//!
+//! Optional: `WUZI_TUNE_RULE` (default `freestyle`), `WUZI_TUNE_SIZE` (square boards of
+//! this size only, default 15), `WUZI_TUNE_EXCLUDE` (comma-separated
+//! player names whose games are left out, default `one-ply,threatspace`: games against much
+//! weaker or different engines say more about the opponent than about the position),
+//! `WUZI_TUNE_ITERATIONS` (default 1000). It prints the fitted tables; a match decides whether
+//! they are kept.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::Value;
+use wuzi::board::pattern::{Combo, Pattern};
+use wuzi::board::Board;
+use wuzi::eval::{COMBO_BONUS, MOVER_DOUBLE_THREE_BONUS, PATTERN_WEIGHT};
+use wuzi::position::Position;
+use wuzi::search::pvs::evaluate;
+use wuzi::types::{Color, Pos, Rule};
+
+const PATTERNS: usize = Pattern::COUNT;
+const COMBOS: usize = Combo::COUNT;
+/// Line shapes, combined shapes, the double-three flag.
+const FEATURES: usize = PATTERNS + COMBOS + 1;
+
+/// The evaluation's inputs for the side to move, mixed as `evaluate` mixes them (the mover's
+/// counts weigh 6/8, the opponent's -5/8). `None` where the position is decided by the next
+/// move or two (a five to make or to block, or a flexible or double four of the mover), which
+/// the search reads out and the evaluation never sees.
+fn features(pos: &Position) -> Option<[f64; FEATURES]> {
+    let me = pos.side_to_move();
+    let op = me.opponent();
+    if pos.combo_count(me, Combo::Five) + pos.combo_count(op, Combo::Five) > 0
+        || pos.combo_count(me, Combo::FlexFour) + pos.combo_count(me, Combo::DoubleFour) > 0
+    {
+        return None;
+    }
+    let mut counts = [[0f64; PATTERNS + COMBOS]; 2];
+    for p in pos.board().empty_cells() {
+        for color in Color::ALL {
+            let shape = pos.shape(p, color);
+            for pattern in shape.patterns() {
+                counts[color.index()][pattern as usize] += 1.0;
+            }
+            counts[color.index()][PATTERNS + shape.combo() as usize] += 1.0;
+        }
+    }
+    let mut x = [0f64; FEATURES];
+    for (j, v) in x.iter_mut().enumerate().take(PATTERNS + COMBOS) {
+        *v = (6.0 * counts[me.index()][j] - 5.0 * counts[op.index()][j]) / 8.0;
+    }
+    if pos.combo_count(me, Combo::DoubleThree) > 0
+        && pos.combo_count_at_least(op, Combo::Four) == 0
+        && !pos.rule().forbids(me)
+    {
+        x[FEATURES - 1] = 1.0;
+    }
+    Some(x)
+}
+
+/// The weights of `src/eval.rs` in feature order.
+fn current_weights() -> [f64; FEATURES] {
+    let mut w = [0f64; FEATURES];
+    for (j, &v) in PATTERN_WEIGHT.iter().enumerate() {
+        w[j] = v as f64;
+    }
+    for (j, &v) in COMBO_BONUS.iter().enumerate() {
+        w[PATTERNS + j] = v as f64;
+    }
+    w[FEATURES - 1] = MOVER_DOUBLE_THREE_BONUS as f64;
+    w
+}
+
+fn dot(x: &[f64; FEATURES], w: &[f64; FEATURES]) -> f64 {
+    x.iter().zip(w).map(|(a, b)| a * b).sum()
+}
+
+#[test]
+fn features_times_weights_is_the_evaluation() {
+    let w = current_weights();
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut checked = 0;
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+        for _game in 0..20 {
+            let mut pos = Position::new(&Board::new(15, 15, rule).unwrap());
+            pos.make_move(Pos::new(7, 7));
+            for _ in 0..60 {
+                if let Some(x) = features(&pos) {
+                    // `evaluate` divides by 8 in integers: the two agree to within one point.
+                    let (fitted, real) = (dot(&x, &w), evaluate(&pos) as f64);
+                    assert!((fitted - real).abs() < 1.0, "{fitted} against {real}");
+                    checked += 1;
+                }
+                // Random moves near the stones, so that shapes of every kind turn up.
+                let mut near = Vec::new();
+                pos.for_each_candidate(|p| near.push(p));
+                near.retain(|&p| !pos.is_forbidden(p));
+                if near.is_empty() || pos.combo_count(pos.side_to_move(), Combo::Five) > 0 {
+                    break;
+                }
+                pos.make_move(near[rng.gen_range(0..near.len())]);
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} positions checked");
+}
+
+/// One position of a recorded game and the mover's result (1, 1/2 or 0).
+struct Sample {
+    x: [f64; FEATURES],
+    result: f64,
+}
+
+fn parse_point(v: &Value) -> Option<Pos> {
+    let (x, y) = v.as_str()?.split_once(',')?;
+    Some(Pos::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
+/// The positions of every finished game under `rule` on a `size` x `size` board in the
+/// records, from the fifth move after the opening on.
+fn samples(paths: &str, rule_name: &str, size: u64, exclude: &[String]) -> (usize, Vec<Sample>) {
+    let rule = Rule::from_name(rule_name).expect("WUZI_TUNE_RULE: unknown rule");
+    let (mut games, mut out) = (0, Vec::new());
+    for path in paths.split_whitespace() {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for line in text.lines() {
+            let Ok(game) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            let players = [&game["black"], &game["white"]].map(|v| v.as_str().unwrap_or(""));
+            if game["rule"] != rule_name
+                || !matches!(game["reason"].as_str(), Some("five" | "board full"))
+                || players.iter().any(|p| exclude.iter().any(|e| e == p))
+            {
+                continue;
+            }
+            if game["width"].as_u64() != Some(size) || game["height"].as_u64() != Some(size) {
+                continue;
+            }
+            let Ok(board) = Board::new(size as usize, size as usize, rule) else {
+                continue;
+            };
+            let black_result = match game["result"].as_str() {
+                Some("1-0") => 1.0,
+                Some("0-1") => 0.0,
+                _ => 0.5,
+            };
+            let points = |key: &str| -> Vec<Pos> {
+                let list = game[key].as_array().map(Vec::as_slice).unwrap_or(&[]);
+                list.iter().filter_map(parse_point).collect()
+            };
+            let mut pos = Position::new(&board);
+            for p in points("opening") {
+                pos.make_move(p);
+            }
+            games += 1;
+            for (i, p) in points("moves").into_iter().enumerate() {
+                if i >= 4 {
+                    if let Some(x) = features(&pos) {
+                        let result = match pos.side_to_move() {
+                            Color::Black => black_result,
+                            Color::White => 1.0 - black_result,
+                        };
+                        out.push(Sample { x, result });
+                    }
+                }
+                if !pos.board().is_empty(p) {
+                    break;
+                }
+                pos.make_move(p);
+            }
+        }
+    }
+    (games, out)
+}
+
+/// Mean squared error of the predicted results `1 / (1 + e^(-k * eval))`.
+fn loss(samples: &[Sample], w: &[f64; FEATURES], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| (1.0 / (1.0 + (-k * dot(&s.x, w)).exp()) - s.result).powi(2))
+        .sum();
+    sum / samples.len() as f64
+}
+
+#[test]
+#[ignore = "a tuning run over match records named by WUZI_TUNE_RECORDS"]
+fn fit_weights_to_match_records() {
+    let env = |key: &str, default: &str| std::env::var(key).unwrap_or_else(|_| default.into());
+    let paths = env("WUZI_TUNE_RECORDS", "");
+    let rule = env("WUZI_TUNE_RULE", "freestyle");
+    let exclude: Vec<String> = env("WUZI_TUNE_EXCLUDE", "one-ply,threatspace")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let size: u64 = env("WUZI_TUNE_SIZE", "15").parse().unwrap();
+    let iterations: i32 = env("WUZI_TUNE_ITERATIONS", "1000").parse().unwrap();
+    let (games, samples) = samples(&paths, &rule, size, &exclude);
+    assert!(!samples.is_empty(), "no positions in WUZI_TUNE_RECORDS");
+    println!("{games} games, {} positions", samples.len());
+
+    // The scale k comes from the current weights and stays fixed, so the fitted weights keep
+    // the evaluation's scale (the search's windows and margins are in its points).
+    let mut w = current_weights();
+    let mut k = 0.001;
+    let mut best = loss(&samples, &w, k);
+    for _ in 0..60 {
+        for candidate in [k * 1.1, k / 1.1] {
+            let l = loss(&samples, &w, candidate);
+            if l < best {
+                (best, k) = (l, candidate);
+            }
+        }
+    }
+    println!("k = {k:.6}; loss with the current weights {best:.6}");
+
+    // Fitted: line shapes One..FlexFour, combined shapes DoubleTwo..FlexFour, the double-three
+    // bonus. Dead and Overline stay 0; fives never occur in the samples.
+    let fitted: Vec<usize> = (Pattern::One as usize..=Pattern::FlexFour as usize)
+        .chain(PATTERNS + Combo::DoubleTwo as usize..=PATTERNS + Combo::FlexFour as usize)
+        .chain([FEATURES - 1])
+        .collect();
+    // Adam on the mean squared error; steps of about one point.
+    let (mut m, mut v) = ([0f64; FEATURES], [0f64; FEATURES]);
+    let n = samples.len() as f64;
+    for t in 1..=iterations {
+        let mut gradient = [0f64; FEATURES];
+        for s in &samples {
+            let p = 1.0 / (1.0 + (-k * dot(&s.x, &w)).exp());
+            let common = 2.0 * (p - s.result) * p * (1.0 - p) * k / n;
+            for (g, x) in gradient.iter_mut().zip(&s.x) {
+                *g += common * x;
+            }
+        }
+        for &j in &fitted {
+            m[j] = 0.9 * m[j] + 0.1 * gradient[j];
+            v[j] = 0.999 * v[j] + 0.001 * gradient[j] * gradient[j];
+            let m_hat = m[j] / (1.0 - 0.9f64.powi(t));
+            let v_hat = v[j] / (1.0 - 0.999f64.powi(t));
+            w[j] -= m_hat / (v_hat.sqrt() + 1e-12);
+        }
+    }
+    let round = |range: std::ops::Range<usize>| -> Vec<i64> {
+        range.map(|j| w[j].round() as i64).collect()
+    };
+    println!("loss with the fitted weights {:.6}", loss(&samples, &w, k));
+    println!("PATTERN_WEIGHT = {:?}", round(0..PATTERNS));
+    println!("COMBO_BONUS = {:?}", round(PATTERNS..PATTERNS + COMBOS));
+    println!(
+        "MOVER_DOUBLE_THREE_BONUS = {}",
+        w[FEATURES - 1].round() as i64
+    );
+}
