@@ -21,6 +21,11 @@ use crate::types::{Color, Pos};
 /// 0, 0, 160, 0, 320, 420, 0, 0], double three 1000), at 0.2 s/move on 15x15, each an SPRT
 /// H1: freestyle +79.3 +/- 47.8 Elo (197 games), renju +149.8 +/- 76.5 (97 games), standard
 /// +120.4 +/- 65.8 (133 games), caro +64.3 +/- 42.4 (284 games).
+///
+/// Not adopted: renju weights of its own per colour, fitted the same way to 2,497 renju games
+/// (loss 0.1830 -> 0.1696 there, and black's foul cells below zero), scored -67.7 +/- 53.0
+/// against these in renju (208 games, SPRT H0). A lower fitting loss is no promise of
+/// strength; the match decides.
 pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 6, 11, 77, 1, 92, 290, 10_000];
 
 /// Extra points for a combined shape, by [`Combo`] order: None, DoubleTwo, Three, FlexThree,
