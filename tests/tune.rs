@@ -122,9 +122,11 @@ struct Sample {
     result: f64,
 }
 
-fn parse_point(v: &Value) -> Option<Pos> {
+/// A recorded `"x,y"` point on a `size` x `size` board.
+fn parse_point(v: &Value, size: usize) -> Option<Pos> {
     let (x, y) = v.as_str()?.split_once(',')?;
-    Some(Pos::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+    let (x, y): (usize, usize) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+    (x < size && y < size).then(|| Pos::new(x, y))
 }
 
 /// The positions of every finished game under `rule` on a `size` x `size` board in the
@@ -156,16 +158,30 @@ fn samples(paths: &str, rule_name: &str, size: u64, exclude: &[String]) -> (usiz
                 Some("0-1") => 0.0,
                 _ => 0.5,
             };
+            // Points off the board end the list there: the record is cut short, not trusted.
             let points = |key: &str| -> Vec<Pos> {
                 let list = game[key].as_array().map(Vec::as_slice).unwrap_or(&[]);
-                list.iter().filter_map(parse_point).collect()
+                list.iter()
+                    .map_while(|v| parse_point(v, size as usize))
+                    .collect()
             };
+            // A record that repeats a point is skipped (in its opening) or cut short.
             let mut pos = Position::new(&board);
-            for p in points("opening") {
-                pos.make_move(p);
+            let opening = points("opening");
+            if opening.iter().any(|&p| {
+                let empty = pos.board().is_empty(p);
+                if empty {
+                    pos.make_move(p);
+                }
+                !empty
+            }) {
+                continue;
             }
             games += 1;
             for (i, p) in points("moves").into_iter().enumerate() {
+                if !pos.board().is_empty(p) {
+                    break;
+                }
                 if i >= 4 {
                     if let Some(x) = features(&pos) {
                         let result = match pos.side_to_move() {
@@ -174,9 +190,6 @@ fn samples(paths: &str, rule_name: &str, size: u64, exclude: &[String]) -> (usiz
                         };
                         out.push(Sample { x, result });
                     }
-                }
-                if !pos.board().is_empty(p) {
-                    break;
                 }
                 pos.make_move(p);
             }
@@ -204,8 +217,12 @@ fn fit_weights_to_match_records() {
         .split(',')
         .map(str::to_string)
         .collect();
-    let size: u64 = env("WUZI_TUNE_SIZE", "15").parse().unwrap();
-    let iterations: i32 = env("WUZI_TUNE_ITERATIONS", "1000").parse().unwrap();
+    let size: u64 = env("WUZI_TUNE_SIZE", "15")
+        .parse()
+        .expect("WUZI_TUNE_SIZE: a board size");
+    let iterations: i32 = env("WUZI_TUNE_ITERATIONS", "1000")
+        .parse()
+        .expect("WUZI_TUNE_ITERATIONS: a count");
     let (games, samples) = samples(&paths, &rule, size, &exclude);
     assert!(!samples.is_empty(), "no positions in WUZI_TUNE_RECORDS");
     println!("{games} games, {} positions", samples.len());
