@@ -25,7 +25,9 @@ use crate::types::{Color, Pos};
 /// Not adopted: renju weights of its own per colour, fitted the same way to 2,497 renju games
 /// (loss 0.1830 -> 0.1696 there, and black's foul cells below zero), scored -67.7 +/- 53.0
 /// against these in renju (208 games, SPRT H0). A lower fitting loss is no promise of
-/// strength; the match decides.
+/// strength; the match decides. Not adopted either: ordering moves by the hand-set weights
+/// while the evaluation reads the fitted ones, +13.9 +/- 28.8 in freestyle (400 games), not
+/// enough to keep a second table.
 pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 6, 11, 77, 1, 92, 290, 10_000];
 
 /// Extra points for a combined shape, by [`Combo`] order: None, DoubleTwo, Three, FlexThree,
