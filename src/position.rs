@@ -20,7 +20,7 @@ use crate::board::forbidden;
 use crate::board::lines::{DIRECTIONS, PAD};
 use crate::board::pattern::{self, Combo, Pattern, PatternTable};
 use crate::board::{Board, Cell};
-use crate::eval::{CellShape, COMBO_BONUS, PATTERN_WEIGHT};
+use crate::eval::CellShape;
 use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, STRIDE};
 
 /// Threat state of one empty cell for one colour: eight bytes, so a cell's pair of shapes
@@ -123,8 +123,7 @@ fn combo_table() -> &'static [u32; COMBO_SLOTS] {
             let patterns = [i % n, i / n % n, i / (n * n) % n, i / (n * n * n)]
                 .map(|p| Pattern::from_u8(p as u8));
             let combo = Combo::of(patterns);
-            let lines: i32 = patterns.iter().map(|&p| PATTERN_WEIGHT[p as usize]).sum();
-            let value = lines + COMBO_BONUS[combo as usize];
+            let value = CellShape { patterns, combo }.value();
             debug_assert!((0..1 << (32 - VALUE_SHIFT)).contains(&value));
             let four = (combo >= Combo::Four) as u32;
             let foul = Combo::is_foul_candidate(patterns) as u32;

@@ -22,11 +22,14 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
+use wuzi::arena::game::parse_move;
 use wuzi::board::pattern::{Combo, Pattern};
 use wuzi::board::Board;
-use wuzi::eval::{COMBO_BONUS, MOVER_DOUBLE_THREE_BONUS, PATTERN_WEIGHT};
+use wuzi::eval::{
+    COMBO_BONUS, MOVER_DOUBLE_THREE_BONUS, MOVER_EIGHTHS, OPPONENT_EIGHTHS, PATTERN_WEIGHT,
+};
 use wuzi::position::Position;
-use wuzi::search::pvs::evaluate;
+use wuzi::search::pvs::{evaluate, mover_double_three};
 use wuzi::types::{Color, Pos, Rule};
 
 const PATTERNS: usize = Pattern::COUNT;
@@ -35,7 +38,7 @@ const COMBOS: usize = Combo::COUNT;
 const FEATURES: usize = PATTERNS + COMBOS + 1;
 
 /// The evaluation's inputs for the side to move, mixed as `evaluate` mixes them (the mover's
-/// counts weigh 6/8, the opponent's -5/8). `None` where the position is decided by the next
+/// counts weigh [`MOVER_EIGHTHS`]/8, the opponent's -[`OPPONENT_EIGHTHS`]/8). `None` where the position is decided by the next
 /// move or two (a five to make or to block, or a flexible or double four of the mover), which
 /// the search reads out and the evaluation never sees.
 fn features(pos: &Position) -> Option<[f64; FEATURES]> {
@@ -56,14 +59,12 @@ fn features(pos: &Position) -> Option<[f64; FEATURES]> {
             counts[color.index()][PATTERNS + shape.combo() as usize] += 1.0;
         }
     }
+    let (mine, theirs) = (MOVER_EIGHTHS as f64 / 8.0, OPPONENT_EIGHTHS as f64 / 8.0);
     let mut x = [0f64; FEATURES];
     for (j, v) in x.iter_mut().enumerate().take(PATTERNS + COMBOS) {
-        *v = (6.0 * counts[me.index()][j] - 5.0 * counts[op.index()][j]) / 8.0;
+        *v = mine * counts[me.index()][j] - theirs * counts[op.index()][j];
     }
-    if pos.combo_count(me, Combo::DoubleThree) > 0
-        && pos.combo_count_at_least(op, Combo::Four) == 0
-        && !pos.rule().forbids(me)
-    {
+    if mover_double_three(pos) {
         x[FEATURES - 1] = 1.0;
     }
     Some(x)
@@ -122,11 +123,12 @@ struct Sample {
     result: f64,
 }
 
-/// A recorded `"x,y"` point on a `size` x `size` board.
+/// A recorded `"x,y"` point on a `size` x `size` board (read as the match runner reads
+/// moves).
 fn parse_point(v: &Value, size: usize) -> Option<Pos> {
-    let (x, y) = v.as_str()?.split_once(',')?;
-    let (x, y): (usize, usize) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
-    (x < size && y < size).then(|| Pos::new(x, y))
+    let (x, y) = parse_move(v.as_str()?)?;
+    let on_board = |c: i64| (0..size as i64).contains(&c);
+    (on_board(x) && on_board(y)).then(|| Pos::new(x as usize, y as usize))
 }
 
 /// The positions of every finished game under `rule` on a `size` x `size` board in the

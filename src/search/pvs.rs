@@ -21,7 +21,7 @@ use super::vct::VctSolver;
 use crate::board::pattern::Combo;
 use crate::board::Board;
 use crate::engine::{Limits, SearchResult, WIN_SCORE};
-use crate::eval::MOVER_DOUBLE_THREE_BONUS;
+use crate::eval::{MOVER_DOUBLE_THREE_BONUS, MOVER_EIGHTHS, OPPONENT_EIGHTHS};
 use crate::position::Position;
 use crate::types::{Pos, Rule, CELL_COUNT};
 
@@ -57,17 +57,22 @@ pub fn evaluate(pos: &Position) -> i32 {
     let op = me.opponent();
     let own = pos.value_sum(me);
     let opp = pos.value_sum(op);
-    let mut score = (own * 6 - opp * 5) / 8;
-    // A double three of the mover, against an opponent with no four to gain a tempo, usually
-    // wins; the static sum cannot see that only the mover gets to play it. (Black's double
-    // three is a renju foul, so under renju it is left out.)
-    if pos.combo_count(me, Combo::DoubleThree) > 0
-        && pos.combo_count_at_least(op, Combo::Four) == 0
-        && !pos.rule().forbids(me)
-    {
+    let mut score = (own * MOVER_EIGHTHS - opp * OPPONENT_EIGHTHS) / 8;
+    if mover_double_three(pos) {
         score += MOVER_DOUBLE_THREE_BONUS;
     }
     score
+}
+
+/// True if the side to move has a double three and the opponent no four to gain a tempo
+/// with: that usually wins, and the static sum cannot see that only the mover gets to play
+/// it. (Black's double three is a renju foul, so under renju it is left out.)
+#[inline]
+pub fn mover_double_three(pos: &Position) -> bool {
+    let me = pos.side_to_move();
+    pos.combo_count(me, Combo::DoubleThree) > 0
+        && pos.combo_count_at_least(me.opponent(), Combo::Four) == 0
+        && !pos.rule().forbids(me)
 }
 
 /// Search state that lives across moves: the table, the VCF solver's table, history.

@@ -217,20 +217,19 @@ impl VctSolver {
         let mut quiet: Vec<(Pos, i32)> = Vec::new();
         pos.for_each_candidate(|p| {
             let shape = pos.shape(p, me);
-            // Below a three, but building on at least two own stones somewhere.
-            if shape.combo() < Combo::FlexThree
-                && shape.patterns().iter().any(|&l| l >= Pattern::Two)
-            {
-                // A VCF threat usually needs two own lines: moves that build on more lines
-                // come first, then the attacker's own value. (The search's ordering score
-                // weighs defence too, which says little about a threat of one's own; with the
-                // fitted evaluation weights it ranked the fukumi problem's answer 26th.)
-                let lines = shape
-                    .patterns()
-                    .iter()
-                    .filter(|&&l| l >= Pattern::Two)
-                    .count();
-                quiet.push((p, lines as i32 * 1000 + shape.value()));
+            // Lines where the move builds on at least two own stones.
+            let lines = shape
+                .patterns()
+                .iter()
+                .filter(|&&l| l >= Pattern::Two)
+                .count() as i32;
+            // Below a three, but building on own stones somewhere. A VCF threat usually needs
+            // two own lines: moves that build on more lines come first, then the attacker's
+            // own value. (The search's ordering score weighs defence too, which says little
+            // about a threat of one's own; with the fitted evaluation weights it ranked the
+            // fukumi problem's answer 26th.)
+            if shape.combo() < Combo::FlexThree && lines > 0 {
+                quiet.push((p, lines * 1000 + shape.value()));
             }
         });
         quiet.sort_by_key(|&(p, score)| (std::cmp::Reverse(score), p));
