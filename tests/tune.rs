@@ -38,9 +38,9 @@ const COMBOS: usize = Combo::COUNT;
 const FEATURES: usize = PATTERNS + COMBOS + 1;
 
 /// The evaluation's inputs for the side to move, mixed as `evaluate` mixes them (the mover's
-/// counts weigh [`MOVER_EIGHTHS`]/8, the opponent's -[`OPPONENT_EIGHTHS`]/8). `None` where the position is decided by the next
-/// move or two (a five to make or to block, or a flexible or double four of the mover), which
-/// the search reads out and the evaluation never sees.
+/// counts weigh [`MOVER_EIGHTHS`]/8, the opponent's -[`OPPONENT_EIGHTHS`]/8). `None` where
+/// the position is decided by the next move or two (a five to make or to block, or a flexible
+/// or double four of the mover), which the search reads out and the evaluation never sees.
 fn features(pos: &Position) -> Option<[f64; FEATURES]> {
     let me = pos.side_to_move();
     let op = me.opponent();
@@ -170,14 +170,12 @@ fn samples(paths: &str, rule_name: &str, size: u64, exclude: &[String]) -> (usiz
             // A record that repeats a point is skipped (in its opening) or cut short.
             let mut pos = Position::new(&board);
             let opening = points("opening");
-            if opening.iter().any(|&p| {
-                let empty = pos.board().is_empty(p);
-                if empty {
-                    pos.make_move(p);
-                }
-                !empty
-            }) {
+            let mut unique = std::collections::HashSet::new();
+            if !opening.iter().all(|&p| unique.insert(p)) {
                 continue;
+            }
+            for &p in &opening {
+                pos.make_move(p);
             }
             games += 1;
             for (i, p) in points("moves").into_iter().enumerate() {

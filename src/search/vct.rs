@@ -10,6 +10,8 @@
 //! five points), every own four and every point where it makes a three (whose forced replies
 //! could turn into a counter-four), and the attack must go on against each.
 
+use std::cmp::Reverse;
+
 use super::movegen::{self, Situation};
 use super::vcf::VcfSolver;
 use crate::board::pattern::{Combo, Pattern};
@@ -171,7 +173,7 @@ impl VctSolver {
                 threats.push((p, combo, movegen::order_score(pos, p)));
             }
         });
-        threats.sort_by_key(|&(_, c, score)| (std::cmp::Reverse(c), std::cmp::Reverse(score)));
+        threats.sort_by_key(|&(_, c, score)| (Reverse(c), Reverse(score)));
         for (m, _, _) in threats {
             if pos.is_forbidden(m) {
                 continue;
@@ -214,7 +216,8 @@ impl VctSolver {
     ) -> bool {
         let me = pos.side_to_move();
         let op = me.opponent();
-        let mut quiet: Vec<(Pos, i32)> = Vec::new();
+        // (point, own lines of two or more, own value)
+        let mut quiet: Vec<(Pos, usize, i32)> = Vec::new();
         pos.for_each_candidate(|p| {
             let shape = pos.shape(p, me);
             // Lines where the move builds on at least two own stones.
@@ -222,19 +225,19 @@ impl VctSolver {
                 .patterns()
                 .iter()
                 .filter(|&&l| l >= Pattern::Two)
-                .count() as i32;
+                .count();
             // Below a three, but building on own stones somewhere. A VCF threat usually needs
             // two own lines: moves that build on more lines come first, then the attacker's
             // own value. (The search's ordering score weighs defence too, which says little
             // about a threat of one's own; with the fitted evaluation weights it ranked the
             // fukumi problem's answer 26th.)
             if shape.combo() < Combo::FlexThree && lines > 0 {
-                quiet.push((p, lines * 1000 + shape.value()));
+                quiet.push((p, lines, shape.value()));
             }
         });
-        quiet.sort_by_key(|&(p, score)| (std::cmp::Reverse(score), p));
+        quiet.sort_by_key(|&(p, lines, value)| (Reverse(lines), Reverse(value), p));
         quiet.truncate(QUIET_CANDIDATES);
-        for (m, _) in quiet {
+        for (m, _, _) in quiet {
             if pos.is_forbidden(m) {
                 continue;
             }
