@@ -41,7 +41,9 @@ pub const MOVER_DOUBLE_THREE_BONUS: i32 = 1566;
 
 /// The evaluation weighs the mover's shape sum by this many eighths, and the opponent's by
 /// [`OPPONENT_EIGHTHS`]: the mover counts a little higher because it moves first (7:5 scored
-/// -88 +/- 34 Elo and 5:5 -91 +/- 53 against 6:5 with the hand-set weights).
+/// -88 +/- 34 Elo and 5:5 -91 +/- 53 against 6:5 with the hand-set weights). Swapping the mix
+/// to 5:6 when the opponent has a flexible-four point and the mover no four (the tempo is the
+/// opponent's then) scored -42.0 +/- 42.6 with the fitted weights (216 games, SPRT H0).
 pub const MOVER_EIGHTHS: i32 = 6;
 
 /// See [`MOVER_EIGHTHS`].
