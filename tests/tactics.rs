@@ -170,38 +170,42 @@ impl Referee {
     }
 }
 
-/// VCF problems turned around and played under freestyle (where the root checks for the
-/// opponent's threat sequences): the defender (white) moves first. In each, a depth-2 search
-/// without that check answers with a move that leaves the attacker a VCF, although defences
-/// exist; the engine must find one. Checked by the VCF solver after the engine's move.
+/// VCF problems turned around: the defender (white) moves first, under freestyle (where the
+/// root defends against VCTs) and renju (against VCFs). In each, a depth-2 search without the
+/// root defence answers with a move that leaves the attacker a VCF, although defences exist;
+/// the engine must find one. Checked by the VCF solver after the engine's move.
 #[test]
 fn defends_against_vcf_at_depth_two() {
     use std::sync::atomic::AtomicBool;
     use wuzi::engine::{Engine, Limits};
     use wuzi::types::Rule;
-    // Three of the 12 such problems (witness of 7 plies or more) that a scan of the suite
-    // found; the engine holds 11 of the 12. Each costs seconds in a debug build, where every
-    // move is checked against a recomputation.
-    const CASES: [&str; 3] = [
-        "lfz084/入门-四追い/076",
-        "lfz084/黑先VCF/205",
-        "lfz084/黑先VCF/389",
+    // Three of the 12 such problems under freestyle and three of the 19 under renju
+    // (witness of 7 plies or more) that a scan of the suite found; the engine holds 11 of the
+    // 12 and all 19. Each costs seconds in a debug build, where every move is checked against
+    // a recomputation.
+    const CASES: [(&str, Rule); 6] = [
+        ("lfz084/入门-四追い/076", Rule::Freestyle),
+        ("lfz084/黑先VCF/205", Rule::Freestyle),
+        ("lfz084/黑先VCF/389", Rule::Freestyle),
+        ("lfz084/入门-四追い/025", Rule::Renju),
+        ("lfz084/黑先VCF/150", Rule::Renju),
+        ("lfz084/黑先VCF/389", Rule::Renju),
     ];
     let all = records("vcf_public.jsonl");
     let mut solver = VcfSolver::new();
     let mut failures = Vec::new();
-    for id in CASES {
+    for (id, rule) in CASES {
         let rec = all
             .iter()
             .find(|r| r["id"].as_str() == Some(id))
             .unwrap_or_else(|| panic!("{id} not in vcf_public.jsonl"));
         let mut board = setup(rec);
-        board.set_rule(Rule::Freestyle);
+        board.set_rule(rule);
         let attacker = board.side_to_move();
         let mut pos = Position::new(&board);
         assert!(
             solver.solve(&mut pos, 100, 1_000_000).is_some(),
-            "{id}: the attacker has no VCF to defend against"
+            "{id} ({rule}): the attacker has no VCF to defend against"
         );
         board.set_side_to_move(attacker.opponent());
         let limits = Limits {
@@ -223,7 +227,10 @@ fn defends_against_vcf_at_depth_two() {
         solver.clear();
         if let Some(line) = solver.solve(&mut pos, 100, 200_000) {
             let line: Vec<String> = line.iter().map(Pos::to_string).collect();
-            failures.push(format!("{id}: {answer} leaves the VCF {}", line.join(" ")));
+            failures.push(format!(
+                "{id} ({rule}): {answer} leaves the VCF {}",
+                line.join(" ")
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -227,11 +227,12 @@ impl Searcher {
                 }
             }
             self.nodes += self.vct.nodes();
-            if defends_at_root(pos.rule()) {
+            if let Some(threats) = root_defence(pos.rule()) {
                 let defence_abort = share(2);
                 self.drop_refuted_moves(
                     &mut pos,
                     &mut moves,
+                    threats,
                     budget,
                     ctl.max_nodes,
                     &defence_abort,
@@ -319,24 +320,24 @@ impl Searcher {
         self.result(best, best_score, completed)
     }
 
-    /// Drops the root moves after which the opponent has a VCT, when the opponent would have
-    /// one if it moved now. Moves are checked best-ordered first until `abort`; unchecked moves
-    /// are kept, and so is every move if all of them lose (the search then chooses among
-    /// them as before). Each check gets the root VCT budget; the checks stop at `abort` or
-    /// when the search's node count reaches `max_nodes`.
+    /// Drops the root moves after which the opponent has a win of kind `threats`, when the
+    /// opponent would have one if it moved now. Moves are checked best-ordered first until
+    /// `abort`; unchecked moves are kept, and so is every move if all of them lose (the search
+    /// then chooses among them as before). Each check gets the root VCT budget; the checks
+    /// stop at `abort` or when the search's node count reaches `max_nodes`.
     fn drop_refuted_moves(
         &mut self,
         pos: &mut Position,
         moves: &mut Vec<(Pos, i32)>,
+        threats: Threats,
         budget: u64,
         max_nodes: Option<u64>,
         abort: &dyn Fn() -> bool,
     ) {
         pos.toggle_side();
-        let threat = self.vct.solve_until(pos, 8, budget, abort);
-        self.nodes += self.vct.nodes();
+        let threat = self.side_to_move_wins(pos, threats, budget, abort);
         pos.toggle_side();
-        if threat.is_none() {
+        if !threat {
             return;
         }
         let mut refuted = Vec::new();
@@ -345,8 +346,7 @@ impl Searcher {
                 break;
             }
             pos.make_move(m);
-            let loses = self.vct.solve_until(pos, 8, budget, abort).is_some();
-            self.nodes += self.vct.nodes();
+            let loses = self.side_to_move_wins(pos, threats, budget, abort);
             pos.undo_move();
             if loses {
                 refuted.push(m);
@@ -354,6 +354,29 @@ impl Searcher {
         }
         if refuted.len() < moves.len() {
             moves.retain(|(m, _)| !refuted.contains(m));
+        }
+    }
+
+    /// Whether the side to move has a win of kind `threats` within `budget` nodes (counted in
+    /// the search's total).
+    fn side_to_move_wins(
+        &mut self,
+        pos: &mut Position,
+        threats: Threats,
+        budget: u64,
+        abort: &dyn Fn() -> bool,
+    ) -> bool {
+        match threats {
+            Threats::Fours => {
+                let won = self.vcf.solve_until(pos, 100, budget, abort).is_some();
+                self.nodes += self.vcf.nodes();
+                won
+            }
+            Threats::FoursAndThrees => {
+                let won = self.vct.solve_until(pos, 8, budget, abort).is_some();
+                self.nodes += self.vct.nodes();
+                won
+            }
         }
     }
 
@@ -695,20 +718,30 @@ impl Searcher {
     }
 }
 
-/// Whether the root drops the moves after which the opponent has a VCT (see
-/// [`Searcher::drop_refuted_moves`]): a defence against threat sequences, which a search of a
-/// few plies cannot read.
+/// The threat sequences the root defends against (see [`Searcher::drop_refuted_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Threats {
+    /// VCF: fours only.
+    Fours,
+    /// VCT: threes and fours.
+    FoursAndThrees,
+}
+
+/// Which threat sequences of the opponent the root defends against, if any: a search of a
+/// few plies cannot read them.
 ///
-/// Against the engine without it, at 0.2 s/move on 15x15 balanced openings: freestyle
-/// +19.1 +/- 28.5 Elo (400 games) and +60.8 +/- 40.3 (203 games, SPRT H1); standard
-/// +30.5 +/- 30.1 (400 games). Renju scored -48.5 +/- 44.6 (167 games, SPRT H0) and
-/// +6.1 +/- 26.6 (400 games), about -9 over the 567 games, and, dropping moves only when a
-/// checked move survives, +12.2 +/- 28.3 (400 games); caro scored -13.0 +/- 29.4 (400 games).
-/// Neither is enough to keep it there, so renju and the caro rules go without.
-fn defends_at_root(rule: Rule) -> bool {
+/// Against the engine without a root defence, at 0.2 s/move on 15x15 balanced openings, the
+/// VCT defence scored: freestyle +19.1 +/- 28.5 Elo (400 games) and +60.8 +/- 40.3
+/// (203 games, SPRT H1); standard +30.5 +/- 30.1 (400 games); renju -48.5 +/- 44.6
+/// (167 games, SPRT H0) and +6.1 +/- 26.6 (400 games), about -9 over the 567 games, and,
+/// dropping moves only when a checked move survives, +12.2 +/- 28.3 (400 games); caro
+/// -13.0 +/- 29.4 (400 games). The VCF defence (fours only) in renju: +18.3 +/- 24.4 and
+/// +13.9 +/- 29.1 (400 games each, about +16 +/- 19 together). Caro goes without.
+fn root_defence(rule: Rule) -> Option<Threats> {
     match rule {
-        Rule::Freestyle | Rule::Standard => true,
-        Rule::Renju | Rule::Caro | Rule::CaroExact => false,
+        Rule::Freestyle | Rule::Standard => Some(Threats::FoursAndThrees),
+        Rule::Renju => Some(Threats::Fours),
+        Rule::Caro | Rule::CaroExact => None,
     }
 }
 
