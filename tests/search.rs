@@ -1,24 +1,14 @@
 //! The searching engine on positions whose answer is known, under depth or node limits.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+mod common;
 
+use common::data::search;
 use wuzi::board::Board;
-use wuzi::engine::{Engine, Limits, SearchResult, WIN_SCORE};
+use wuzi::engine::WIN_SCORE;
 use wuzi::types::{Color, Pos, Rule};
 
 fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Color) -> Board {
     Board::from_stones(15, 15, rule, black, white, to_move).unwrap()
-}
-
-fn search(b: &Board, depth: u32) -> SearchResult {
-    let limits = Limits {
-        max_depth: Some(depth),
-        max_nodes: Some(2_000_000),
-        ..Limits::default()
-    };
-    let stop = AtomicBool::new(false);
-    Engine::new().think(b, &limits, Instant::now(), &stop, &mut |_| {})
 }
 
 #[test]

@@ -40,3 +40,21 @@ pub fn setup(rec: &Value) -> Board {
     board.set_side_to_move(side);
     board
 }
+
+/// The engine's answer in `board` from a search of `depth` plies (at most 2,000,000 nodes),
+/// with no clock.
+pub fn search(board: &Board, depth: u32) -> wuzi::engine::SearchResult {
+    let limits = wuzi::engine::Limits {
+        max_depth: Some(depth),
+        max_nodes: Some(2_000_000),
+        ..wuzi::engine::Limits::default()
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    wuzi::engine::Engine::new().think(
+        board,
+        &limits,
+        std::time::Instant::now(),
+        &stop,
+        &mut |_| {},
+    )
+}
