@@ -544,25 +544,18 @@ impl Searcher {
         // trees of depth 8 growing eightfold in the bench.
         let depth = if forced { depth.max(1) } else { depth };
         if depth <= 0 {
-            if pos.combo_count_at_least(me, Combo::Four) > 0 {
-                let found = self.vcf.solve(pos, 12, LEAF_VCF_NODES).is_some();
-                // Counted, so the limit checks see the work (renju VCF nodes are not cheap).
-                self.nodes += self.vcf.nodes();
-                if found {
-                    return WIN_SCORE - ply_i - 5;
-                }
+            if self.vcf_length(pos, 12, LEAF_VCF_NODES).is_some() {
+                return WIN_SCORE - ply_i - 5;
             }
             return evaluate(pos);
         }
 
         // Far enough from the horizon, look for a VCF the remaining depth cannot read out.
         // The line ends with the five, so its length is the distance to the win.
-        if depth >= INTERIOR_VCF_DEPTH && !forced && pos.combo_count_at_least(me, Combo::Four) > 0 {
-            if let Some(line) = self.vcf.solve(pos, 100, INTERIOR_VCF_NODES) {
-                self.nodes += self.vcf.nodes();
-                return WIN_SCORE - ply_i - line.len() as i32;
+        if depth >= INTERIOR_VCF_DEPTH && !forced {
+            if let Some(length) = self.vcf_length(pos, 100, INTERIOR_VCF_NODES) {
+                return WIN_SCORE - ply_i - length as i32;
             }
-            self.nodes += self.vcf.nodes();
         }
         let pv_node = beta - alpha > 1;
         let tt_entry = self.tt.probe(pos.hash());
@@ -717,6 +710,20 @@ impl Searcher {
             bound,
         );
         best_score
+    }
+
+    /// The length in plies (ending with the five) of a VCF of at most `max_depth` fours for
+    /// the side to move, if it has a four and the solver finds one within `budget` nodes. The
+    /// nodes count in the search's total, so the limit checks see the work (renju VCF nodes
+    /// are not cheap).
+    #[inline]
+    fn vcf_length(&mut self, pos: &mut Position, max_depth: u32, budget: u64) -> Option<usize> {
+        if pos.combo_count_at_least(pos.side_to_move(), Combo::Four) == 0 {
+            return None;
+        }
+        let line = self.vcf.solve(pos, max_depth, budget);
+        self.nodes += self.vcf.nodes();
+        line.map(|l| l.len())
     }
 
     /// True if the side to move can make a flexible four or a double four (and it is not a
