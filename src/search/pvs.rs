@@ -58,7 +58,15 @@ const LEAF_VCF_NODES: u64 = 24;
 /// scored -14.9 +/- 29.9 against 400 (375 games, freestyle, SPRT H0).
 const INTERIOR_VCF_NODES: u64 = 400;
 /// Fewest plies from the horizon at which the interior VCF probe runs. From 2 plies it
-/// scored +0.9 +/- 26.0 Elo in freestyle (400 games, same conditions).
+/// scored +0.9 +/- 26.0 Elo in freestyle (400 games, same conditions). From 4 plies, against
+/// 3: freestyle +31.4 +/- 30.5 (400 games) and -36.8 +/- 40.1 (142, SPRT H0), standard
+/// +2.6 +/- 28.0 (400), renju -28.3 +/- 35.7 (246, SPRT H0), caro +27.1 +/- 40.4 (180,
+/// stopped): +2.0 +/- 15.1 over the 1,368 games.
+///
+/// Not adopted either: a VCT probe (6 threats, 2,000 nodes) at PV nodes 4 or more plies from
+/// the horizon where the mover has a flexible-three point, -23.5 +/- 33.8 in freestyle (341
+/// games, SPRT H0). At every node 5 or more plies from the horizon it cost 2.8 times the
+/// bench's nodes for the same moves and scores.
 const INTERIOR_VCF_DEPTH: i32 = 3;
 /// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=6).
 /// Depths 5 and 6 are pruned under freestyle and standard only (see [`late_move_limit`]).
