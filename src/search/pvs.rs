@@ -62,13 +62,6 @@ const INTERIOR_VCF_NODES: u64 = 400;
 /// 3: freestyle +31.4 +/- 30.5 (400 games) and -36.8 +/- 40.1 (142, SPRT H0), standard
 /// +2.6 +/- 28.0 (400), renju -28.3 +/- 35.7 (246, SPRT H0), caro +27.1 +/- 40.4 (180,
 /// stopped): +2.0 +/- 15.1 over the 1,368 games.
-///
-/// Not adopted either: a VCT probe (6 threats, 2,000 nodes) at PV nodes 4 or more plies from
-/// the horizon where the mover has a flexible-three point, -23.5 +/- 33.8 in freestyle (341
-/// games, SPRT H0). At every node 5 or more plies from the horizon it cost 2.8 times the
-/// bench's nodes for the same moves and scores. Nor, 3 or more plies from the horizon with
-/// nothing forced, a VCF of the opponent's (200 nodes, as if it moved again) that restricts
-/// the moves to its line's points and our own fours: -6.9 +/- 27.9 in freestyle (400 games).
 const INTERIOR_VCF_DEPTH: i32 = 3;
 /// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=6).
 /// Depths 5 and 6 are pruned under freestyle and standard only (see [`late_move_limit`]).
@@ -563,6 +556,13 @@ impl Searcher {
 
         // Far enough from the horizon, look for a VCF the remaining depth cannot read out.
         // The line ends with the five, so its length is the distance to the win.
+        // Two more probes here were measured at 0.2 s/move in freestyle and not adopted: a VCT
+        // (6 threats, 2,000 nodes) at PV nodes 4 or more plies from the horizon where the
+        // mover has a flexible-three point, -23.5 +/- 33.8 Elo (341 games, SPRT H0; at every
+        // node from 5 plies it cost 2.8 times the bench's nodes for the same moves and
+        // scores); and a VCF of the opponent's as if it moved again (200 nodes, 3 or more
+        // plies, nothing forced), found lines restricting the moves to their points and our
+        // own fours, -6.9 +/- 27.9 (400 games).
         if depth >= INTERIOR_VCF_DEPTH && !forced {
             if let Some(length) = self.vcf_length(pos, 100, INTERIOR_VCF_NODES) {
                 return WIN_SCORE - ply_i - length as i32;
