@@ -54,8 +54,9 @@ const LEAF_VCF_NODES: u64 = 24;
 /// At 0.2 s/move against the engine without it (400 games each): freestyle +29.6 +/- 29.3 and
 /// +8.7 +/- 29.0 Elo, standard +0.9 +/- 28.6 and +14.8 +/- 28.2, renju +5.2 +/- 28.0 and
 /// +23.5 +/- 29.7, caro +6.1 +/- 28.3: +12.4 +/- 10.9 over the 2,800 games. No rule's figure
-/// stands apart from the common one, so it runs under every rule. A budget of 2,000 nodes
-/// scored -14.9 +/- 29.9 against 400 (375 games, freestyle, SPRT H0).
+/// stands apart from the common one, so it runs under every rule. At 1 s/move, freestyle:
+/// +20.9 +/- 59.1 (100 games). A budget of 2,000 nodes scored -14.9 +/- 29.9 against 400
+/// (375 games, freestyle, SPRT H0).
 const INTERIOR_VCF_NODES: u64 = 400;
 /// Fewest plies from the horizon at which the interior VCF probe runs. From 2 plies it
 /// scored +0.9 +/- 26.0 Elo in freestyle (400 games, same conditions). From 4 plies, against
