@@ -870,20 +870,14 @@ mod tests {
     #[test]
     fn interior_node_sees_a_long_vcf() {
         for (i, (black, white)) in LONG_VCFS.iter().enumerate() {
-            let mut board = Board::new(15, 15, Rule::Renju).unwrap();
-            for &(x, y) in black.iter() {
-                board.place(Pos::new(x, y), Color::Black);
-            }
-            for &(x, y) in white.iter() {
-                board.place(Pos::new(x, y), Color::White);
-            }
-            board.set_side_to_move(Color::Black);
+            let board = Board::from_stones(15, 15, Rule::Renju, black, white, Color::Black)
+                .expect("a legal test position");
             let mut pos = Position::new(&board);
             let limits = Limits::default();
             let time = TimeManager::new(
                 &limits,
                 board.stone_count(),
-                225 - board.stone_count(),
+                board.empty_count(),
                 InstantClock::new(Instant::now()),
             );
             let stop = AtomicBool::new(false);
