@@ -441,10 +441,10 @@ impl Searcher {
     ///
     /// Every root move is searched to the full depth, in the order of their one-ply scores
     /// with each iteration's best moved to the front. Two changes scored below that at
-    /// 0.2 s/move in freestyle: a ply of reduction for the fifth
-    /// and later quiet root moves (as in the tree), -4.3 +/- 28.3 Elo (400 games; 38 % fewer
-    /// bench nodes), and ordering the moves after the best by the size of their trees in the
-    /// last iteration, -18.7 +/- 31.8 (316 games, SPRT H0).
+    /// 0.2 s/move in freestyle: a ply of reduction for the fifth and later quiet root moves
+    /// (as in the tree), -4.3 +/- 28.3 Elo (400 games; 38 % fewer bench nodes), and ordering
+    /// the moves after the best by the size of their trees in the last iteration,
+    /// -18.7 +/- 31.8 (316 games, SPRT H0).
     fn root<C: Clock>(
         &mut self,
         pos: &mut Position,
