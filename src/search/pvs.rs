@@ -76,9 +76,9 @@ const LATE_MOVE_DEPTH_OTHER_RULES: i32 = 4;
 /// shallower (internal iterative reduction), under freestyle only. Against the engine without
 /// it at 0.2 s/move on 15x15 balanced openings: freestyle +32.2 +/- 30.0 and +16.5 +/- 31.0
 /// Elo (400 games each; +24.8 +/- 21.8 together, LOS 98.7 %), standard -26.8 +/- 35.3
-/// (313 games, SPRT H0), renju -1.7 +/- 31.8 (400 games). Standard differs from freestyle
-/// only in that an overline does not win, so its result may be noise, but it is kept out
-/// there (and in renju and caro) until a match says otherwise.
+/// (313 games, SPRT H0) and +0.0 +/- 31.3 (400 games; -11.8 +/- 23.4 together), renju
+/// -1.7 +/- 31.8 (400 games), caro -23.4 +/- 33.5 (313 games, SPRT H0). So the other rules
+/// go without it.
 const IIR_DEPTH: i32 = 4;
 /// Plies from the start of the game during which equal root moves are chosen at random.
 const RANDOM_OPENING_PLIES: usize = 6;
