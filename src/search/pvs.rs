@@ -647,13 +647,14 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
-        // Late-move pruning: in shallow non-PV nodes with nothing forced, quiet moves beyond
-        // the best-ordered few are not searched at all.
+        // Late-move pruning: in shallow non-PV nodes with nothing forced, reducible moves
+        // (below) beyond the best-ordered few are not searched at all.
         let late_limit = if !pv_node && situation == Situation::Free {
             late_move_limit(pos.rule(), depth)
         } else {
             usize::MAX
         };
+        // Quiet moves (no four for either side) are the ones killers and history learn from.
         let is_quiet = |pos: &Position, m: Pos| {
             pos.shape(m, me).combo() < Combo::Four && pos.shape(m, op).combo() < Combo::Four
         };
@@ -667,8 +668,8 @@ impl Searcher {
         let mut i = 0;
         while i < moves.len() {
             if !pruned && i >= late_limit && best_score > -WIN_THRESHOLD {
-                // Past the limit, with a score above a loss to fall back on, quiet moves are
-                // not searched: drop them all at once rather than select each only to skip
+                // Past the limit, with a score above a loss to fall back on, reducible moves
+                // are not searched: drop them all at once rather than select each only to skip
                 // it. Selection orders by score and point, so the moves kept are searched
                 // in the same order.
                 pruned = true;
