@@ -2,10 +2,11 @@
 //! ordering of the search.
 //!
 //! All weights live in the tables below, so a tuning match changes numbers in one place.
-//! The shape weights and the double-three bonus were fitted to the results of 14,080 recorded
-//! freestyle games (416,989 positions) from earlier matches by `tests/tune.rs`, and kept
-//! because matches against the hand-set weights said so (see [`PATTERN_WEIGHT`]). The search's
-//! move ordering reads the same values.
+//! The shape weights and the double-three bonus were fitted by `tests/tune.rs` to the results
+//! of recorded freestyle games, twice: first to 14,080 games of earlier matches against
+//! hand-set weights, then, from that fit, to 7,605 games of the search's later matches. Each
+//! fit was kept because matches said so (see [`PATTERN_WEIGHT`]). The search's move ordering
+//! reads the same values.
 
 use crate::board::pattern::{Combo, Pattern, PatternTable};
 use crate::board::Board;
@@ -15,29 +16,38 @@ use crate::types::{Color, Pos};
 /// Dead, Overline, One, Two, FlexTwo, Three, FlexThree, Four, FlexFour, Five.
 ///
 /// Fitted with [`COMBO_BONUS`] and [`MOVER_DOUBLE_THREE_BONUS`]. The two tables overlap, so
-/// read a cell's worth as its line weights plus its combined bonus: a blocked three 26, an
-/// open three 43, a four 143, a four-three 726, each plus its other lines. Against the
-/// hand-set weights before them ([0, 0, 1, 4, 12, 10, 44, 40, 400, 10 000], bonuses [0, 16,
-/// 0, 0, 160, 0, 320, 420, 0, 0], double three 1000), at 0.2 s/move on 15x15, each an SPRT
-/// H1: freestyle +79.3 +/- 47.8 Elo (197 games), renju +149.8 +/- 76.5 (97 games), standard
-/// +120.4 +/- 65.8 (133 games), caro +64.3 +/- 42.4 (284 games).
+/// read a cell's worth as its line weights plus its combined bonus: a blocked three 24, an
+/// open three 85, a four 145, a four-three 844, each plus its other lines.
+///
+/// The first fit, against the hand-set weights before it ([0, 0, 1, 4, 12, 10, 44, 40, 400,
+/// 10 000], bonuses [0, 16, 0, 0, 160, 0, 320, 420, 0, 0], double three 1000), at 0.2 s/move
+/// on 15x15, each an SPRT H1: freestyle +79.3 +/- 47.8 Elo (197 games), renju
+/// +149.8 +/- 76.5 (97 games), standard +120.4 +/- 65.8 (133 games), caro +64.3 +/- 42.4
+/// (284 games). It valued an open three at 43, a line's flexible three at 1.
+///
+/// The second fit (loss 0.1688 -> 0.1627 on 276,538 positions), against the first
+/// ([0, 0, 1, 6, 11, 77, 1, 92, 290, 10 000], bonuses [0, -20, -51, 42, 12, 51, 633, -145, 6,
+/// 0], double three 1566), same conditions: freestyle +183.5 +/- 93.2 Elo (62 games, SPRT
+/// H1) and again +110.9 +/- 61.5 (136 games, SPRT H1), standard +58.9 +/- 39.5 (269 games, SPRT H1), caro +93.5 +/- 54.7 (156 games, SPRT
+/// H1), renju -5.2 +/- 33.6 (400 games). Renju takes it too: one table for every rule, and
+/// the match shows no loss there.
 ///
 /// Not adopted: renju weights of its own per colour, fitted the same way to 2,497 renju games
 /// (loss 0.1830 -> 0.1696 there, and black's foul cells below zero), scored -67.7 +/- 53.0
-/// against these in renju (208 games, SPRT H0). A lower fitting loss is no promise of
+/// against the first fit in renju (208 games, SPRT H0). A lower fitting loss is no promise of
 /// strength; the match decides. Not adopted either: ordering moves by the hand-set weights
 /// while the evaluation reads the fitted ones, +13.9 +/- 28.8 in freestyle (400 games), not
 /// enough to keep a second table.
-pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 6, 11, 77, 1, 92, 290, 10_000];
+pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 7, 26, 62, 43, 108, 300, 10_000];
 
 /// Extra points for a combined shape, by [`Combo`] order: None, DoubleTwo, Three, FlexThree,
 /// DoubleThree, Four, FourThree, DoubleFour, FlexFour, Five.
-pub const COMBO_BONUS: [i32; Combo::COUNT] = [0, -20, -51, 42, 12, 51, 633, -145, 6, 0];
+pub const COMBO_BONUS: [i32; Combo::COUNT] = [0, -17, -38, 42, 79, 37, 693, -187, 117, 0];
 
 /// Evaluation bonus of the side to move for a double three when the opponent has no four to
 /// answer with. Adding it (at 1000) measured +14.8 +/- 29.1 and +32.2 +/- 28.9 Elo in two
 /// 400-game matches at 0.2 s/move, freestyle; its value was then fitted with the shapes.
-pub const MOVER_DOUBLE_THREE_BONUS: i32 = 1566;
+pub const MOVER_DOUBLE_THREE_BONUS: i32 = 2165;
 
 /// The evaluation weighs the mover's shape sum by this many eighths, and the opponent's by
 /// [`OPPONENT_EIGHTHS`]: the mover counts a little higher because it moves first (7:5 scored
