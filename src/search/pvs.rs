@@ -706,8 +706,9 @@ impl Searcher {
                 // Late reducible moves are first searched shallower. (PV nodes reduced by one
                 // ply at most scored -47.7 +/- 45.1 Elo, 199 games, SPRT H0; reducing from 2
                 // plies instead of 3, -0.9 +/- 30.6, 400 games; from the fourth move instead
-                // of the fifth, +22.1 +/- 22.4 over 800 games, but +12.2 +/- 37.0 on top of
-                // the flexible-three rule, 286 games: not adopted yet.)
+                // of the fifth, +22.1 +/- 22.4 over 800 games, but on top of the
+                // flexible-three rule +12.2 +/- 37.0, 286 games, and -24.7 +/- 34.8, 254
+                // games, SPRT H0: not adopted.)
                 let reduction = if depth >= 3 && i >= 4 && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
@@ -861,8 +862,10 @@ fn late_move_limit(rule: Rule, depth: i32) -> usize {
 /// three threatens a flexible four and must be answered, so it is searched like a four.
 /// Against the engine that pruned and reduced it, at 0.2 s/move on 15x15 balanced
 /// openings, freestyle: +17.4 +/- 31.3 Elo (400 games) and +46.0 +/- 33.4 (304 games, SPRT
-/// H1); +30.8 +/- 22.8 together (LOS 99.6 %). Not matched under the other rules, which keep
-/// the four.
+/// H1); +30.8 +/- 22.8 together (LOS 99.6 %). The other rules keep the four: standard
+/// scored -18.3 +/- 32.5 (400 games); renju +24.4 +/- 31.1 and, with the refitted
+/// evaluation, +6.9 +/- 30.8 (+15.6 +/- 21.9 over 800 games); caro +24.4 +/- 31.4 and
+/// -1.7 +/- 32.4 (+11.8 +/- 22.5 over 800), neither enough to keep.
 fn own_threat_floor(rule: Rule) -> Combo {
     match rule {
         Rule::Freestyle => Combo::FlexThree,
