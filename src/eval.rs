@@ -28,11 +28,13 @@ use crate::types::{Color, Pos};
 /// The second fit (loss 0.1688 -> 0.1627 on 276,538 positions), against the first
 /// ([0, 0, 1, 6, 11, 77, 1, 92, 290, 10 000], bonuses [0, -20, -51, 42, 12, 51, 633, -145, 6,
 /// 0], double three 1566), same conditions: freestyle +183.5 +/- 93.2 Elo (62 games, SPRT
-/// H1) and again +110.9 +/- 61.5 (136 games, SPRT H1), standard +58.9 +/- 39.5 (269 games, SPRT H1), caro +93.5 +/- 54.7 (156 games, SPRT
-/// H1), renju -5.2 +/- 33.6 (400 games). Renju takes it too: one table for every rule, and
-/// the match shows no loss there. Fitting on from it for 2,000 more steps lowered the loss
-/// only to 0.16245 while moving weights along directions the positions hardly pin down (a
-/// line's flexible four fell below zero, its combined bonus rose to 555): not matched.
+/// H1) and again +110.9 +/- 61.5 (136 games, SPRT H1), standard +58.9 +/- 39.5 (269 games,
+/// SPRT H1), caro +93.5 +/- 54.7 (156 games, SPRT H1), renju -5.2 +/- 33.6 and
+/// +16.5 +/- 34.4 (400 games each; +5.4 +/- 24.0 together). Renju takes it too: one table
+/// for every rule, and the matches show no loss there. Fitting on from it for 2,000 more
+/// steps lowered the loss only to 0.16245 while moving weights along directions the
+/// positions hardly pin down (a line's flexible four fell below zero, its combined bonus rose
+/// to 555): not matched.
 ///
 /// Not adopted: renju weights of its own per colour, fitted the same way to 2,497 renju games
 /// (loss 0.1830 -> 0.1696 there, and black's foul cells below zero), scored -67.7 +/- 53.0
