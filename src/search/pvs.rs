@@ -708,7 +708,9 @@ impl Searcher {
                 // plies instead of 3, -0.9 +/- 30.6, 400 games; from the fourth move instead
                 // of the fifth, +22.1 +/- 22.4 over 800 games, but on top of the
                 // flexible-three rule +12.2 +/- 37.0, 286 games, and -24.7 +/- 34.8, 254
-                // games, SPRT H0: not adopted.)
+                // games, SPRT H0: not adopted. The second ply from the ninth move instead of
+                // the thirteenth, on the refitted evaluation: -20.8 +/- 32.6, 335 games,
+                // SPRT H0.)
                 let reduction = if depth >= 3 && i >= 4 && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
