@@ -657,15 +657,16 @@ impl Searcher {
         } else {
             usize::MAX
         };
-        // Quiet moves (no four for either side) are the ones killers and history learn from.
-        let is_quiet = |pos: &Position, m: Pos| {
-            pos.shape(m, me).combo() < Combo::Four && pos.shape(m, op).combo() < Combo::Four
-        };
-        // Moves that may be pruned or reduced: quiet, and under freestyle not making a
-        // flexible three either (see [`own_threat_floor`]).
+        // A move is quiet (no four for either side: killers and history learn from it) and
+        // reducible (quiet, and under freestyle not making a flexible three either: it may
+        // be pruned or reduced, see [`own_threat_floor`]). One read of each side's shape
+        // answers both.
         let threat_floor = own_threat_floor(pos.rule());
-        let reducible_if_quiet = |pos: &Position, m: Pos| pos.shape(m, me).combo() < threat_floor;
-        let reducible = |pos: &Position, m: Pos| is_quiet(pos, m) && reducible_if_quiet(pos, m);
+        let classify = |pos: &Position, m: Pos| {
+            let mine = pos.shape(m, me).combo();
+            let quiet = mine < Combo::Four && pos.shape(m, op).combo() < Combo::Four;
+            (quiet, quiet && mine < threat_floor)
+        };
         let mut pruned = false;
         let mut i = 0;
         while i < moves.len() {
@@ -677,7 +678,7 @@ impl Searcher {
                 pruned = true;
                 let mut kept = i;
                 for j in i..moves.len() {
-                    if !reducible(pos, moves[j].0) {
+                    if !classify(pos, moves[j].0).1 {
                         moves.swap(kept, j);
                         kept += 1;
                     }
@@ -697,8 +698,7 @@ impl Searcher {
             }
             moves.swap(i, pick);
             let m = moves[i].0;
-            let quiet = is_quiet(pos, m);
-            let may_reduce = quiet && reducible_if_quiet(pos, m);
+            let (quiet, may_reduce) = classify(pos, m);
             pos.make_move(m);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, ctl)
