@@ -4,13 +4,14 @@
 //! All weights live in the tables below, so a tuning match changes numbers in one place.
 //! The shape weights and the double-three bonus were fitted by `tests/tune.rs` to the results
 //! of recorded freestyle games, twice: first to 14,080 games of earlier matches against
-//! hand-set weights, then, from that fit, to 7,605 games of the search's later matches. Each
-//! fit was kept because matches said so (see [`PATTERN_WEIGHT`]). The search's move ordering
-//! reads the same values.
+//! hand-set weights, then, from that fit, to 7,605 games of the search's later matches. The
+//! threat-state bonuses were fitted on top of them, one table for renju and one for the other
+//! rules (see [`THREAT_BONUS`]). Each fit was kept because matches said so (see
+//! [`PATTERN_WEIGHT`]). The search's move ordering reads the same cell values.
 
 use crate::board::pattern::{Combo, Pattern, PatternTable};
 use crate::board::Board;
-use crate::types::{Color, Pos};
+use crate::types::{Color, Pos, Rule};
 
 /// Points a line shape is worth to the side that would play it, by [`Pattern`] order:
 /// Dead, Overline, One, Two, FlexTwo, Three, FlexThree, Four, FlexFour, Five.
@@ -51,7 +52,82 @@ pub const COMBO_BONUS: [i32; Combo::COUNT] = [0, -17, -38, 42, 79, 37, 693, -187
 /// Evaluation bonus of the side to move for a double three when the opponent has no four to
 /// answer with. Adding it (at 1000) measured +14.8 +/- 29.1 and +32.2 +/- 28.9 Elo in two
 /// 400-game matches at 0.2 s/move, freestyle; its value was then fitted with the shapes.
+/// [`THREAT_BONUS`] and [`RENJU_THREAT_BONUS`] took its place; they keep this value in the
+/// double-three states their fits left alone.
 pub const MOVER_DOUBLE_THREE_BONUS: i32 = 2165;
+
+/// Number of threat states (see `search::pvs::threat_state`).
+pub const THREAT_STATES: usize = 128;
+
+/// Evaluation bonus of the side to move per threat state (`search::pvs::threat_state`, row
+/// = bits 3..6, the opponent's threats; column = bits 0..2, the mover's), for freestyle,
+/// standard and caro (see [`threat_bonus`]).
+///
+/// Before it the evaluation added [`MOVER_DOUBLE_THREE_BONUS`] where the mover has a double
+/// three, 0 elsewhere. `tests/tune.rs` fitted the states alone from there, the shape tables
+/// held (`WUZI_TUNE_STATES_ONLY=1`), to 12,899 freestyle, standard and caro games of the
+/// recorded matches (475,430 positions, loss 0.157510 -> 0.156128); states seen in fewer
+/// than 200 positions keep their old value, and unreachable ones (a four-three without a
+/// four) stay 0. The mover's four-three is worth about 1 200 more than its four alone; with
+/// no four of its own, facing the opponent's four, open three and double three at once, the
+/// mover loses about 1 400.
+/// Against the double-three bonus alone, 15x15 at 0.2 s/move: freestyle +15.6 +/- 30.5 Elo
+/// (400 games) and +60.9 +/- 40.8 (248 games, SPRT H1), standard +6.9 +/- 32.2 and
+/// +15.6 +/- 32.6 (400 games each), caro +16.5 +/- 33.1 and +20.0 +/- 32.4 (400 games
+/// each); +20.0 +/- 13.6 together. The same table in renju scored -48.6 +/- 45.5 (217 games, SPRT H0), hence
+/// [`RENJU_THREAT_BONUS`].
+#[rustfmt::skip]
+pub const THREAT_BONUS: [i32; THREAT_STATES] = [
+    -15, -65, 0, 1165, 2165, 1826, 2165, 3173,
+    103, -37, 0, 456, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    96, 202, 0, 1442, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    -22, -46, 0, 759, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    -467, 125, 0, 1595, 2165, 2165, 2165, 2165,
+    -5, 123, 0, 1248, 2165, 2715, 2165, 2165,
+    -127, 82, 0, 1179, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    -927, 62, 0, 1525, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    -1378, -320, 0, 1346, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    -1156, 594, 0, 1676, 2165, 2165, 2165, 2165,
+];
+
+/// Renju's threat-state bonus: fitted as [`THREAT_BONUS`] was, to 3,295 renju games alone
+/// (loss 0.193952 -> 0.190376): black's fouls change what a threat is worth there.
+/// Against the double-three bonus alone, renju, same conditions: +34.0 +/- 31.3 Elo (400
+/// games).
+#[rustfmt::skip]
+pub const RENJU_THREAT_BONUS: [i32; THREAT_STATES] = [
+    24, 181, 0, 678, 2165, 2165, 2165, 2165,
+    74, 16, 0, 606, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    114, 227, 0, 0, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    -214, -124, 0, 625, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    -649, -97, 0, 0, 2165, 2165, 2165, 2165,
+    -149, 257, 0, 0, 2165, 2165, 2165, 2165,
+    -420, -19, 0, 0, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    0, 193, 0, 0, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    0, -282, 0, 0, 2165, 2165, 2165, 2165,
+    0, 0, 0, 0, 2165, 2165, 2165, 2165,
+    0, 584, 0, 0, 2165, 2165, 2165, 2165,
+];
+
+/// The threat-state bonus table `rule` plays with.
+#[inline]
+pub fn threat_bonus(rule: Rule) -> &'static [i32; THREAT_STATES] {
+    match rule {
+        Rule::Renju => &RENJU_THREAT_BONUS,
+        _ => &THREAT_BONUS,
+    }
+}
 
 /// The evaluation weighs the mover's shape sum by this many eighths, and the opponent's by
 /// [`OPPONENT_EIGHTHS`]: the mover counts a little higher because it moves first (7:5 scored

@@ -2,8 +2,8 @@
 //!
 //! The evaluation is linear in its weights: for each colour, the number of (empty cell,
 //! direction) pairs with each line shape, the number of empty cells with each combined shape,
-//! and the mover's double-three flag. [`features`] reads those counts from a position, and the
-//! test below checks that the weights times the counts give exactly what
+//! and a flag for the threat state (`threat_state`). [`features`] reads those counts from a
+//! position, and the test below checks that the weights times the counts give exactly what
 //! [`evaluate`] gives, so a fit made here is a fit of the real evaluation.
 //!
 //! The fit itself reads `wuzi-match --jsonl` records and is run by hand:
@@ -12,12 +12,14 @@
 //! WUZI_TUNE_RECORDS="a.jsonl b.jsonl" cargo test --release --test tune -- --ignored --nocapture
 //! ```
 //!
-//! Optional: `WUZI_TUNE_RULE` (default `freestyle`), `WUZI_TUNE_SIZE` (square boards of
-//! this size only, default 15), `WUZI_TUNE_EXCLUDE` (comma-separated
-//! player names whose games are left out, default `one-ply,threatspace`: games against much
-//! weaker or different engines say more about the opponent than about the position),
-//! `WUZI_TUNE_ITERATIONS` (default 1000). It prints the fitted tables; a match decides whether
-//! they are kept.
+//! Optional: `WUZI_TUNE_RULE` (default `freestyle`; a comma-separated list fits one table to
+//! the games of several rules, as the engine uses one; renju has its own threat states, so
+//! it is fitted alone), `WUZI_TUNE_SIZE` (square boards of this size only, default 15),
+//! `WUZI_TUNE_EXCLUDE` (comma-separated player names whose games are left out, default
+//! `one-ply,threatspace`: games against much weaker or different engines say more about the
+//! opponent than about the position), `WUZI_TUNE_ITERATIONS` (default 1000),
+//! `WUZI_TUNE_STATES_ONLY=1` (keep the shape tables, fit the threat states alone). It prints
+//! the fitted tables; a match decides whether they are kept.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -26,16 +28,18 @@ use wuzi::arena::game::parse_move;
 use wuzi::board::pattern::{Combo, Pattern};
 use wuzi::board::Board;
 use wuzi::eval::{
-    COMBO_BONUS, MOVER_DOUBLE_THREE_BONUS, MOVER_EIGHTHS, OPPONENT_EIGHTHS, PATTERN_WEIGHT,
+    threat_bonus, COMBO_BONUS, MOVER_EIGHTHS, OPPONENT_EIGHTHS, PATTERN_WEIGHT, THREAT_STATES,
 };
 use wuzi::position::Position;
-use wuzi::search::pvs::{evaluate, mover_double_three};
+use wuzi::search::pvs::{evaluate, threat_state};
 use wuzi::types::{Color, Pos, Rule};
 
 const PATTERNS: usize = Pattern::COUNT;
 const COMBOS: usize = Combo::COUNT;
-/// Line shapes, combined shapes, the double-three flag.
-const FEATURES: usize = PATTERNS + COMBOS + 1;
+/// Line shapes, combined shapes, one flag per threat state.
+const FEATURES: usize = PATTERNS + COMBOS + THREAT_STATES;
+/// Index of the first threat-state flag.
+const STATES: usize = PATTERNS + COMBOS;
 
 /// The evaluation's inputs for the side to move, mixed as `evaluate` mixes them (the mover's
 /// counts weigh [`MOVER_EIGHTHS`]/8, the opponent's -[`OPPONENT_EIGHTHS`]/8). `None` where
@@ -64,14 +68,12 @@ fn features(pos: &Position) -> Option<[f64; FEATURES]> {
     for (j, v) in x.iter_mut().enumerate().take(PATTERNS + COMBOS) {
         *v = mine * counts[me.index()][j] - theirs * counts[op.index()][j];
     }
-    if mover_double_three(pos) {
-        x[FEATURES - 1] = 1.0;
-    }
+    x[STATES + threat_state(pos)] = 1.0;
     Some(x)
 }
 
-/// The weights of `src/eval.rs` in feature order.
-fn current_weights() -> [f64; FEATURES] {
+/// The weights of `src/eval.rs` that `rule` plays with, in feature order.
+fn current_weights(rule: Rule) -> [f64; FEATURES] {
     let mut w = [0f64; FEATURES];
     for (j, &v) in PATTERN_WEIGHT.iter().enumerate() {
         w[j] = v as f64;
@@ -79,7 +81,9 @@ fn current_weights() -> [f64; FEATURES] {
     for (j, &v) in COMBO_BONUS.iter().enumerate() {
         w[PATTERNS + j] = v as f64;
     }
-    w[FEATURES - 1] = MOVER_DOUBLE_THREE_BONUS as f64;
+    for (j, &v) in threat_bonus(rule).iter().enumerate() {
+        w[STATES + j] = v as f64;
+    }
     w
 }
 
@@ -89,10 +93,10 @@ fn dot(x: &[f64; FEATURES], w: &[f64; FEATURES]) -> f64 {
 
 #[test]
 fn features_times_weights_is_the_evaluation() {
-    let w = current_weights();
     let mut rng = StdRng::seed_from_u64(7);
     let mut checked = 0;
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+        let w = current_weights(rule);
         for _game in 0..20 {
             let mut pos = Position::new(&Board::new(15, 15, rule).unwrap());
             pos.make_move(Pos::new(7, 7));
@@ -131,10 +135,9 @@ fn parse_point(v: &Value, size: usize) -> Option<Pos> {
     (on_board(x) && on_board(y)).then(|| Pos::new(x as usize, y as usize))
 }
 
-/// The positions of every finished game under `rule` on a `size` x `size` board in the
-/// records, from the fifth move after the opening on.
-fn samples(paths: &str, rule_name: &str, size: u64, exclude: &[String]) -> (usize, Vec<Sample>) {
-    let rule = Rule::from_name(rule_name).expect("WUZI_TUNE_RULE: unknown rule");
+/// The positions of every finished game under one of `rules` on a `size` x `size` board in
+/// the records, from the fifth move after the opening on.
+fn samples(paths: &str, rules: &[String], size: u64, exclude: &[String]) -> (usize, Vec<Sample>) {
     let (mut games, mut out) = (0, Vec::new());
     for path in paths.split_whitespace() {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -143,8 +146,14 @@ fn samples(paths: &str, rule_name: &str, size: u64, exclude: &[String]) -> (usiz
                 continue;
             };
             let players = [&game["black"], &game["white"]].map(|v| v.as_str().unwrap_or(""));
-            if game["rule"] != rule_name
-                || !matches!(game["reason"].as_str(), Some("five" | "board full"))
+            let Some(rule) = rules
+                .iter()
+                .find(|r| game["rule"] == r.as_str())
+                .and_then(|r| Rule::from_name(r))
+            else {
+                continue;
+            };
+            if !matches!(game["reason"].as_str(), Some("five" | "board full"))
                 || players.iter().any(|p| exclude.iter().any(|e| e == p))
             {
                 continue;
@@ -212,7 +221,20 @@ fn loss(samples: &[Sample], w: &[f64; FEATURES], k: f64) -> f64 {
 fn fit_weights_to_match_records() {
     let env = |key: &str, default: &str| std::env::var(key).unwrap_or_else(|_| default.into());
     let paths = env("WUZI_TUNE_RECORDS", "");
-    let rule = env("WUZI_TUNE_RULE", "freestyle");
+    let rules: Vec<String> = env("WUZI_TUNE_RULE", "freestyle")
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let rule = |name: &String| {
+        Rule::from_name(name).unwrap_or_else(|| panic!("WUZI_TUNE_RULE: unknown rule {name}"))
+    };
+    let first = rule(&rules[0]);
+    assert!(
+        rules
+            .iter()
+            .all(|r| threat_bonus(rule(r)) == threat_bonus(first)),
+        "WUZI_TUNE_RULE: these rules play with different threat-state tables"
+    );
     let exclude: Vec<String> = env("WUZI_TUNE_EXCLUDE", "one-ply,threatspace")
         .split(',')
         .map(str::to_string)
@@ -223,13 +245,13 @@ fn fit_weights_to_match_records() {
     let iterations: i32 = env("WUZI_TUNE_ITERATIONS", "1000")
         .parse()
         .expect("WUZI_TUNE_ITERATIONS: a count");
-    let (games, samples) = samples(&paths, &rule, size, &exclude);
+    let (games, samples) = samples(&paths, &rules, size, &exclude);
     assert!(!samples.is_empty(), "no positions in WUZI_TUNE_RECORDS");
     println!("{games} games, {} positions", samples.len());
 
     // The scale k comes from the current weights and stays fixed, so the fitted weights keep
     // the evaluation's scale (the search's windows and margins are in its points).
-    let mut w = current_weights();
+    let mut w = current_weights(first);
     let mut k = 0.001;
     let mut best = loss(&samples, &w, k);
     for _ in 0..60 {
@@ -242,11 +264,26 @@ fn fit_weights_to_match_records() {
     }
     println!("k = {k:.6}; loss with the current weights {best:.6}");
 
-    // Fitted: line shapes One..FlexFour, combined shapes DoubleTwo..FlexFour, the double-three
-    // bonus. Dead and Overline stay 0; fives never occur in the samples.
+    // Fitted: line shapes One..FlexFour, combined shapes DoubleTwo..FlexFour, and the threat
+    // states seen in at least MIN_STATE_SAMPLES positions (a rarer state's bonus would follow
+    // the results of a few games). Dead and Overline stay 0; fives never occur in the samples.
+    const MIN_STATE_SAMPLES: usize = 200;
+    let mut seen = [0usize; THREAT_STATES];
+    for s in &samples {
+        seen[(0..THREAT_STATES)
+            .find(|&j| s.x[STATES + j] != 0.0)
+            .unwrap_or(0)] += 1;
+    }
+    // `WUZI_TUNE_STATES_ONLY=1` keeps the shape tables and fits the threat states alone.
+    let shapes_too = env("WUZI_TUNE_STATES_ONLY", "0") != "1";
     let fitted: Vec<usize> = (Pattern::One as usize..=Pattern::FlexFour as usize)
         .chain(PATTERNS + Combo::DoubleTwo as usize..=PATTERNS + Combo::FlexFour as usize)
-        .chain([FEATURES - 1])
+        .filter(|_| shapes_too)
+        .chain(
+            (0..THREAT_STATES)
+                .filter(|&j| seen[j] >= MIN_STATE_SAMPLES)
+                .map(|j| STATES + j),
+        )
         .collect();
     // Adam on the mean squared error; steps of about one point.
     let (mut m, mut v) = ([0f64; FEATURES], [0f64; FEATURES]);
@@ -274,8 +311,13 @@ fn fit_weights_to_match_records() {
     println!("loss with the fitted weights {:.6}", loss(&samples, &w, k));
     println!("PATTERN_WEIGHT = {:?}", round(0..PATTERNS));
     println!("COMBO_BONUS = {:?}", round(PATTERNS..PATTERNS + COMBOS));
-    println!(
-        "MOVER_DOUBLE_THREE_BONUS = {}",
-        w[FEATURES - 1].round() as i64
-    );
+    println!("THREAT_BONUS = {:?}", round(STATES..FEATURES));
+    println!("THREAT_BONUS (positions seen, bonus) =");
+    for row in 0..THREAT_STATES / 8 {
+        let states = row * 8..row * 8 + 8;
+        let cells: Vec<String> = states
+            .map(|j| format!("{:>6} {:>6}", seen[j], w[STATES + j].round() as i64))
+            .collect();
+        println!("  {}", cells.join(" |"));
+    }
 }

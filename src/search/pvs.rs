@@ -23,7 +23,7 @@ use super::vct::VctSolver;
 use crate::board::pattern::Combo;
 use crate::board::Board;
 use crate::engine::{Limits, SearchResult, WIN_SCORE};
-use crate::eval::{MOVER_DOUBLE_THREE_BONUS, MOVER_EIGHTHS, OPPONENT_EIGHTHS};
+use crate::eval::{threat_bonus, MOVER_EIGHTHS, OPPONENT_EIGHTHS};
 use crate::position::Position;
 use crate::types::{Pos, Rule, CELL_COUNT};
 
@@ -85,19 +85,38 @@ const IIR_DEPTH: i32 = 4;
 const RANDOM_OPENING_PLIES: usize = 6;
 
 /// Static evaluation for the side to move: its shape potential against the opponent's, the
-/// mover's counted a little higher because it moves first, plus a bonus when the mover has a
-/// double three the opponent cannot answer with a four.
+/// mover's counted a little higher because it moves first, plus the bonus of its
+/// [`threat_state`] (who can make a four, a four-three, a double three), which says what the
+/// cell sums cannot: whose move it is when threats stand on both sides.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.side_to_move();
     let op = me.opponent();
     let own = pos.value_sum(me);
     let opp = pos.value_sum(op);
-    let mut score = (own * MOVER_EIGHTHS - opp * OPPONENT_EIGHTHS) / 8;
-    if mover_double_three(pos) {
-        score += MOVER_DOUBLE_THREE_BONUS;
-    }
-    score
+    (own * MOVER_EIGHTHS - opp * OPPONENT_EIGHTHS) / 8 + threat_bonus(pos.rule())[threat_state(pos)]
+}
+
+/// The threats on the board as the side to move sees them, an index into [`threat_bonus`]:
+/// bit 0, the mover can make a four; 1, a four-three; 2, [`mover_double_three`]; 3, the
+/// opponent can make a four; 4, a four-three; 5, a flexible four (it has an open three the
+/// mover must answer); 6, a double three (not a renju foul). The cell sums count each
+/// threat where it stands; only this says whose move it is when both sides have one.
+#[inline]
+pub fn threat_state(pos: &Position) -> usize {
+    let me = pos.side_to_move();
+    let op = me.opponent();
+    let flag = |set: bool, bit: usize| usize::from(set) << bit;
+    flag(pos.combo_count_at_least(me, Combo::Four) > 0, 0)
+        | flag(pos.combo_count(me, Combo::FourThree) > 0, 1)
+        | flag(mover_double_three(pos), 2)
+        | flag(pos.combo_count_at_least(op, Combo::Four) > 0, 3)
+        | flag(pos.combo_count(op, Combo::FourThree) > 0, 4)
+        | flag(pos.combo_count(op, Combo::FlexFour) > 0, 5)
+        | flag(
+            pos.combo_count(op, Combo::DoubleThree) > 0 && !pos.rule().forbids(op),
+            6,
+        )
 }
 
 /// True if the side to move has a double three and the opponent no four to gain a tempo
@@ -956,5 +975,34 @@ mod tests {
                 "position {i}: score {score} at depth {INTERIOR_VCF_DEPTH}"
             );
         }
+    }
+
+    /// The threat state names whose threats are whose, and leaves out renju fouls.
+    #[test]
+    fn threat_state_reads_both_sides() {
+        let state = |rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move| {
+            let board = Board::from_stones(15, 15, rule, black, white, to_move)
+                .expect("a legal test position");
+            threat_state(&Position::new(&board))
+        };
+        let far = [(0, 14), (14, 0), (14, 14)];
+        // Black's open three: black to move can make a four (bit 0); white to move faces a
+        // four (bit 3) and an open four (bit 5).
+        let three = [(5, 7), (6, 7), (7, 7)];
+        assert_eq!(state(Rule::Freestyle, &three, &far, Color::Black), 1);
+        assert_eq!(
+            state(Rule::Freestyle, &three, &far[..2], Color::White),
+            8 | 32
+        );
+        // Black's double three at (7, 7): a threat for white to meet in freestyle (bit 6), a
+        // foul under renju. With black to move it is the mover's (bit 2) in freestyle only.
+        let double = [(5, 7), (6, 7), (7, 5), (7, 6)];
+        assert_eq!(state(Rule::Freestyle, &double, &far, Color::White), 64);
+        assert_eq!(state(Rule::Renju, &double, &far, Color::White), 0);
+        assert_eq!(state(Rule::Freestyle, &double, &far[..1], Color::Black), 4);
+        assert_eq!(state(Rule::Renju, &double, &far[..1], Color::Black), 0);
+        // A four-three for black to move: bits 0 and 1.
+        let four_three = [(4, 7), (5, 7), (6, 7), (8, 4), (8, 5)];
+        assert_eq!(state(Rule::Freestyle, &four_three, &far, Color::Black), 3);
     }
 }
