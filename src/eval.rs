@@ -61,7 +61,7 @@ pub const THREAT_STATES: usize = 128;
 
 /// Evaluation bonus of the side to move per threat state (`search::pvs::threat_state`, row
 /// = bits 3..6, the opponent's threats; column = bits 0..2, the mover's), for freestyle,
-/// standard and caro (see [`threat_bonus`]).
+/// standard, caro and caro-exact (see [`threat_bonus`]).
 ///
 /// Before it the evaluation added [`MOVER_DOUBLE_THREE_BONUS`] where the mover has a double
 /// three, 0 elsewhere. `tests/tune.rs` fitted the states alone from there, the shape tables
@@ -74,7 +74,7 @@ pub const THREAT_STATES: usize = 128;
 /// Against the double-three bonus alone, 15x15 at 0.2 s/move: freestyle +15.6 +/- 30.5 Elo
 /// (400 games) and +60.9 +/- 40.8 (248 games, SPRT H1), standard +6.9 +/- 32.2 and
 /// +15.6 +/- 32.6 (400 games each), caro +16.5 +/- 33.1 and +20.0 +/- 32.4 (400 games
-/// each); +20.0 +/- 13.6 together. The same table in renju scored -48.6 +/- 45.5 (217 games, SPRT H0), hence
+/// each); +20.0 +/- 13.6 together. Caro-exact, +19.1 +/- 33.0 (400 games). The same table in renju scored -48.6 +/- 45.5 (217 games, SPRT H0), hence
 /// [`RENJU_THREAT_BONUS`].
 #[rustfmt::skip]
 pub const THREAT_BONUS: [i32; THREAT_STATES] = [
@@ -120,12 +120,13 @@ pub const RENJU_THREAT_BONUS: [i32; THREAT_STATES] = [
     0, 584, 0, 0, 2165, 2165, 2165, 2165,
 ];
 
-/// The threat-state bonus table `rule` plays with.
+/// The threat-state bonus table `rule` plays with. Every rule is named, so that a new one
+/// has to choose its table.
 #[inline]
 pub fn threat_bonus(rule: Rule) -> &'static [i32; THREAT_STATES] {
     match rule {
         Rule::Renju => &RENJU_THREAT_BONUS,
-        _ => &THREAT_BONUS,
+        Rule::Freestyle | Rule::Standard | Rule::Caro | Rule::CaroExact => &THREAT_BONUS,
     }
 }
 
