@@ -74,8 +74,10 @@ pub const THREAT_STATES: usize = 128;
 /// Against the double-three bonus alone, 15x15 at 0.2 s/move: freestyle +15.6 +/- 30.5 Elo
 /// (400 games) and +60.9 +/- 40.8 (248 games, SPRT H1), standard +6.9 +/- 32.2 and
 /// +15.6 +/- 32.6 (400 games each), caro +16.5 +/- 33.1 and +20.0 +/- 32.4 (400 games
-/// each); +20.0 +/- 13.6 together. Caro-exact, +19.1 +/- 33.0 (400 games). The same table in renju scored -48.6 +/- 45.5 (217 games, SPRT H0), hence
-/// [`RENJU_THREAT_BONUS`].
+/// each); +20.0 +/- 13.6 together. Caro-exact, +19.1 +/- 33.0 (400 games). Freestyle at
+/// 1 s/move: -15.6 +/- 44.5 (200 games) and +57.4 +/- 65.1 (110 games, a run cut off), about
+/// +10 over the 310: no gain shown there. The same table in renju scored -48.6 +/- 45.5 (217
+/// games, SPRT H0), hence [`RENJU_THREAT_BONUS`].
 #[rustfmt::skip]
 pub const THREAT_BONUS: [i32; THREAT_STATES] = [
     -15, -65, 0, 1165, 2165, 1826, 2165, 3173,
