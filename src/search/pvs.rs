@@ -16,6 +16,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::movegen::{self, Situation};
+use super::rules::{RuleSettings, Threats};
 use super::time::{Clock, InstantClock, TimeManager};
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
 use super::vcf::VcfSolver;
@@ -25,7 +26,7 @@ use crate::board::Board;
 use crate::engine::{Limits, SearchResult, WIN_SCORE};
 use crate::eval::{threat_bonus, MOVER_EIGHTHS, OPPONENT_EIGHTHS};
 use crate::position::Position;
-use crate::types::{Pos, Rule, CELL_COUNT};
+use crate::types::{Pos, CELL_COUNT};
 
 /// Deepest ply the search tracks (killers, forced-move extensions).
 pub const MAX_PLY: usize = 128;
@@ -65,20 +66,9 @@ const INTERIOR_VCF_NODES: u64 = 400;
 /// +2.6 +/- 28.0 (400), renju -28.3 +/- 35.7 (246, SPRT H0), caro +27.1 +/- 40.4 (180,
 /// stopped): +2.0 +/- 15.1 over the 1,368 games.
 const INTERIOR_VCF_DEPTH: i32 = 3;
-/// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=6).
-/// Depths 5 and 6 are pruned under freestyle and standard only (see [`late_move_limit`]).
-/// Retried with the fitted evaluation weights (0.2 s/move, freestyle, 400 games): limits
-/// 8, 11, 14, 19, 26, 32 scored +2.6 +/- 30.3 Elo, and 12, 17, 22, 29, 38, 48 -2.6 +/- 29.0.
-const LATE_MOVE_LIMIT: [usize; 7] = [usize::MAX, 10, 14, 18, 24, 32, 40];
-/// Deepest remaining depth with a late-move limit under renju and caro.
-const LATE_MOVE_DEPTH_OTHER_RULES: i32 = 4;
 /// Plies from the horizon from which a non-PV node with no table move is searched a ply
-/// shallower (internal iterative reduction), under freestyle only. Against the engine without
-/// it at 0.2 s/move on 15x15 balanced openings: freestyle +32.2 +/- 30.0 and +16.5 +/- 31.0
-/// Elo (400 games each; +24.8 +/- 21.8 together, LOS 98.7 %), standard -26.8 +/- 35.3
-/// (313 games, SPRT H0) and +0.0 +/- 31.3 (400 games; -11.8 +/- 23.4 together), renju
-/// -1.7 +/- 31.8 (400 games), caro -23.4 +/- 33.5 (313 games, SPRT H0). So the other rules
-/// go without it. From 3 plies instead of 4 it scored -15.6 +/- 29.9 in freestyle (380
+/// shallower (internal iterative reduction), where the rule has it ([`RuleSettings::iir`]:
+/// freestyle only). From 3 plies instead of 4 it scored -15.6 +/- 29.9 in freestyle (380
 /// games, SPRT H0).
 const IIR_DEPTH: i32 = 4;
 /// Plies from the start of the game during which equal root moves are chosen at random.
@@ -277,7 +267,7 @@ impl Searcher {
                 }
             }
             self.nodes += self.vct.nodes();
-            if let Some(threats) = root_defence(pos.rule()) {
+            if let Some(threats) = RuleSettings::for_rule(pos.rule()).root_defence {
                 let defence_abort = share(2);
                 self.drop_refuted_moves(
                     &mut pos,
@@ -627,17 +617,14 @@ impl Searcher {
 
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
-        // filled. Freestyle only (see [`IIR_DEPTH`]).
-        let depth = if tt_move.is_none()
-            && !pv_node
-            && !forced
-            && depth >= IIR_DEPTH
-            && pos.rule() == Rule::Freestyle
-        {
-            depth - 1
-        } else {
-            depth
-        };
+        // filled. Freestyle only (see [`RuleSettings::iir`]).
+        let settings = RuleSettings::for_rule(pos.rule());
+        let depth =
+            if tt_move.is_none() && !pv_node && !forced && depth >= IIR_DEPTH && settings.iir {
+                depth - 1
+            } else {
+                depth
+            };
         // Per-ply move buffers are reused: no allocation per node.
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         let situation = movegen::generate(pos, &mut moves);
@@ -672,15 +659,15 @@ impl Searcher {
         // Late-move pruning: in shallow non-PV nodes with nothing forced, reducible moves
         // (below) beyond the best-ordered few are not searched at all.
         let late_limit = if !pv_node && situation == Situation::Free {
-            late_move_limit(pos.rule(), depth)
+            settings.late_move_limit(depth)
         } else {
             usize::MAX
         };
         // A move is quiet (no four for either side: killers and history learn from it) and
         // reducible (quiet, and under freestyle not making a flexible three either: it may
-        // be pruned or reduced, see [`own_threat_floor`]). One read of each side's shape
-        // answers both.
-        let threat_floor = own_threat_floor(pos.rule());
+        // be pruned or reduced, see [`RuleSettings::own_threat_floor`]). One read of each
+        // side's shape answers both.
+        let threat_floor = settings.own_threat_floor;
         let classify = |pos: &Position, m: Pos| {
             let mine = pos.shape(m, me).combo();
             let quiet = mine < Combo::Four && pos.shape(m, op).combo() < Combo::Four;
@@ -824,76 +811,6 @@ impl Searcher {
     }
 }
 
-/// The threat sequences the root defends against (see [`Searcher::drop_refuted_moves`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Threats {
-    /// VCF: fours only.
-    Fours,
-    /// VCT: threes and fours.
-    FoursAndThrees,
-}
-
-/// Which threat sequences of the opponent the root defends against, if any: a search of a
-/// few plies cannot read them.
-///
-/// Against the engine without a root defence, at 0.2 s/move on 15x15 balanced openings, the
-/// VCT defence scored: freestyle +19.1 +/- 28.5 Elo (400 games) and +60.8 +/- 40.3
-/// (203 games, SPRT H1); standard +30.5 +/- 30.1 (400 games); renju -48.5 +/- 44.6
-/// (167 games, SPRT H0) and +6.1 +/- 26.6 (400 games), about -9 over the 567 games, and,
-/// dropping moves only when a checked move survives, +12.2 +/- 28.3 (400 games); caro
-/// -13.0 +/- 29.4 (400 games). The VCF defence (fours only) in renju: +18.3 +/- 24.4 and
-/// +13.9 +/- 29.1 (400 games each, about +16 +/- 19 together). Caro goes without: the VCF
-/// defence scored -0.9 +/- 28.1 there (400 games).
-fn root_defence(rule: Rule) -> Option<Threats> {
-    match rule {
-        Rule::Freestyle | Rule::Standard => Some(Threats::FoursAndThrees),
-        Rule::Renju => Some(Threats::Fours),
-        Rule::Caro | Rule::CaroExact => None,
-    }
-}
-
-/// Quiet moves searched at a node with `depth` plies left, where late-move pruning applies.
-///
-/// At 0.2 s/move, pruning depths 5 and 6 too (limits 32 and 40) scored +46.5 +/- 33.3 Elo in
-/// freestyle (347 games, SPRT H1) and +37.2 +/- 33.3 in standard (300 games), but
-/// -34.9 +/- 37.7 in renju (300 games), so renju keeps the limits up to depth 4; so does
-/// caro (see below). Less pruning in renju, stopping at depth 3, scored
-/// -24.4 +/- 31.5 there (300 games). A third ply of reduction for late moves at depth 6 and
-/// up scored -32.5 +/- 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games),
-/// so it was not adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3
-/// (328 games, SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in freestyle
-/// (400 games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games), not enough to
-/// adopt them. With the fitted evaluation weights, renju pruned at depths 5 and 6 again
-/// scored -26.9 +/- 39.4 (220 games).
-fn late_move_limit(rule: Rule, depth: i32) -> usize {
-    let deepest = match rule {
-        Rule::Freestyle | Rule::Standard => LATE_MOVE_LIMIT.len() as i32 - 1,
-        Rule::Renju | Rule::Caro | Rule::CaroExact => LATE_MOVE_DEPTH_OTHER_RULES,
-    };
-    if (1..=deepest).contains(&depth) {
-        LATE_MOVE_LIMIT[depth as usize]
-    } else {
-        usize::MAX
-    }
-}
-
-/// The weakest shape of the mover's that keeps a move from late-move pruning and
-/// reductions: a flexible three under freestyle, a four under the other rules (never above
-/// a four: a reducible move is a quiet one that also stays below this). A flexible
-/// three threatens a flexible four and must be answered, so it is searched like a four.
-/// Against the engine that pruned and reduced it, at 0.2 s/move on 15x15 balanced
-/// openings, freestyle: +17.4 +/- 31.3 Elo (400 games) and +46.0 +/- 33.4 (304 games, SPRT
-/// H1); +30.8 +/- 22.8 together (LOS 99.6 %). The other rules keep the four: standard
-/// scored -18.3 +/- 32.5 (400 games); renju +24.4 +/- 31.1 and, with the refitted
-/// evaluation, +6.9 +/- 30.8 (+15.6 +/- 21.9 over 800 games); caro +24.4 +/- 31.4 and
-/// -1.7 +/- 32.4 (+11.8 +/- 22.5 over 800), neither enough to keep.
-fn own_threat_floor(rule: Rule) -> Combo {
-    match rule {
-        Rule::Freestyle => Combo::FlexThree,
-        Rule::Standard | Rule::Renju | Rule::Caro | Rule::CaroExact => Combo::Four,
-    }
-}
-
 /// Seed of the opening-move choice: `WUZI_SEED` if set (replayable self-play), else from the
 /// process id and the clock, so games from one opening differ.
 fn default_seed() -> u64 {
@@ -926,7 +843,7 @@ pub type RealTime = TimeManager<InstantClock>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Color;
+    use crate::types::{Color, Rule};
     use std::time::Instant;
 
     /// Black's and white's stones, as `(x, y)`.

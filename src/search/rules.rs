@@ -1,0 +1,145 @@
+//! How the search differs by rule. Each choice here was settled by matches rule by rule;
+//! the figures are on the fields. The evaluation's own per-rule choice, the threat-state
+//! bonus table, is [`crate::eval::threat_bonus`].
+
+use crate::board::pattern::Combo;
+use crate::types::Rule;
+
+/// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=6),
+/// up to [`RuleSettings::late_move_depth`]. Retried with the fitted evaluation weights
+/// (0.2 s/move, freestyle, 400 games): limits 8, 11, 14, 19, 26, 32 scored +2.6 +/- 30.3
+/// Elo, and 12, 17, 22, 29, 38, 48 -2.6 +/- 29.0.
+const LATE_MOVE_LIMIT: [usize; 7] = [usize::MAX, 10, 14, 18, 24, 32, 40];
+
+/// The threat sequences the root defends against (see [`RuleSettings::root_defence`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threats {
+    /// VCF: fours only.
+    Fours,
+    /// VCT: threes and fours.
+    FoursAndThrees,
+}
+
+/// The search's per-rule settings. Every rule is named in [`RuleSettings::for_rule`], so a
+/// new rule has to choose each of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleSettings {
+    /// Which threat sequences of the opponent the root defends against, if any: a search of
+    /// a few plies cannot read them.
+    ///
+    /// Against the engine without a root defence, at 0.2 s/move on 15x15 balanced openings,
+    /// the VCT defence scored: freestyle +19.1 +/- 28.5 Elo (400 games) and +60.8 +/- 40.3
+    /// (203 games, SPRT H1); standard +30.5 +/- 30.1 (400 games); renju -48.5 +/- 44.6
+    /// (167 games, SPRT H0) and +6.1 +/- 26.6 (400 games), about -9 over the 567 games,
+    /// and, dropping moves only when a checked move survives, +12.2 +/- 28.3 (400 games);
+    /// caro -13.0 +/- 29.4 (400 games). The VCF defence (fours only) in renju:
+    /// +18.3 +/- 24.4 and +13.9 +/- 29.1 (400 games each, about +16 +/- 19 together). Caro
+    /// goes without: the VCF defence scored -0.9 +/- 28.1 there (400 games).
+    pub root_defence: Option<Threats>,
+    /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]).
+    ///
+    /// At 0.2 s/move, pruning depths 5 and 6 too (limits 32 and 40) scored +46.5 +/- 33.3
+    /// Elo in freestyle (347 games, SPRT H1) and +37.2 +/- 33.3 in standard (300 games), but
+    /// -34.9 +/- 37.7 in renju (300 games), so renju keeps the limits up to depth 4; so does
+    /// caro (see below). Less pruning in renju, stopping at depth 3, scored -24.4 +/- 31.5
+    /// there (300 games). A third ply of reduction for late moves at depth 6 and up scored
+    /// -32.5 +/- 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games), so
+    /// it was not adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3
+    /// (328 games, SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in
+    /// freestyle (400 games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games),
+    /// not enough to adopt them. With the fitted evaluation weights, renju pruned at depths
+    /// 5 and 6 again scored -26.9 +/- 39.4 (220 games).
+    pub late_move_depth: i32,
+    /// The weakest shape of the mover's that keeps a move from late-move pruning and
+    /// reductions: a flexible three under freestyle, a four under the other rules (never
+    /// above a four: a reducible move is a quiet one that also stays below this). A flexible
+    /// three threatens a flexible four and must be answered, so it is searched like a four.
+    /// Against the engine that pruned and reduced it, at 0.2 s/move on 15x15 balanced
+    /// openings, freestyle: +17.4 +/- 31.3 Elo (400 games) and +46.0 +/- 33.4 (304 games,
+    /// SPRT H1); +30.8 +/- 22.8 together (LOS 99.6 %). The other rules keep the four:
+    /// standard scored -18.3 +/- 32.5 (400 games); renju +24.4 +/- 31.1 and, with the
+    /// refitted evaluation, +6.9 +/- 30.8 (+15.6 +/- 21.9 over 800 games); caro
+    /// +24.4 +/- 31.4 and -1.7 +/- 32.4 (+11.8 +/- 22.5 over 800), neither enough to keep.
+    pub own_threat_floor: Combo,
+    /// Whether internal iterative reduction runs (a non-PV node with no table move, far
+    /// enough from the horizon, searched a ply shallower). Against the engine without it at
+    /// 0.2 s/move on 15x15 balanced openings: freestyle +32.2 +/- 30.0 and +16.5 +/- 31.0
+    /// Elo (400 games each; +24.8 +/- 21.8 together, LOS 98.7 %), standard -26.8 +/- 35.3
+    /// (313 games, SPRT H0) and +0.0 +/- 31.3 (400 games; -11.8 +/- 23.4 together), renju
+    /// -1.7 +/- 31.8 (400 games), caro -23.4 +/- 33.5 (313 games, SPRT H0). So the other
+    /// rules go without it.
+    pub iir: bool,
+}
+
+impl RuleSettings {
+    /// The settings `rule` searches with.
+    pub const fn for_rule(rule: Rule) -> RuleSettings {
+        match rule {
+            Rule::Freestyle => RuleSettings {
+                root_defence: Some(Threats::FoursAndThrees),
+                late_move_depth: 6,
+                own_threat_floor: Combo::FlexThree,
+                iir: true,
+            },
+            Rule::Standard => RuleSettings {
+                root_defence: Some(Threats::FoursAndThrees),
+                late_move_depth: 6,
+                own_threat_floor: Combo::Four,
+                iir: false,
+            },
+            Rule::Renju => RuleSettings {
+                root_defence: Some(Threats::Fours),
+                late_move_depth: 4,
+                own_threat_floor: Combo::Four,
+                iir: false,
+            },
+            Rule::Caro | Rule::CaroExact => RuleSettings {
+                root_defence: None,
+                late_move_depth: 4,
+                own_threat_floor: Combo::Four,
+                iir: false,
+            },
+        }
+    }
+
+    /// Quiet moves searched at a node with `depth` plies left, where late-move pruning
+    /// applies; `usize::MAX` (no limit) outside 1..=[`RuleSettings::late_move_depth`].
+    #[inline]
+    pub fn late_move_limit(&self, depth: i32) -> usize {
+        if (1..=self.late_move_depth).contains(&depth) {
+            LATE_MOVE_LIMIT[depth as usize]
+        } else {
+            usize::MAX
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn late_move_limits_stop_at_each_rules_depth() {
+        for rule in Rule::ALL {
+            let s = RuleSettings::for_rule(rule);
+            assert!(s.late_move_depth < LATE_MOVE_LIMIT.len() as i32, "{rule:?}");
+            assert_eq!(s.late_move_limit(0), usize::MAX, "{rule:?}");
+            assert_eq!(s.late_move_limit(-1), usize::MAX, "{rule:?}");
+            assert_eq!(s.late_move_limit(1), 10, "{rule:?}");
+            assert_eq!(s.late_move_limit(4), 24, "{rule:?}");
+            assert_eq!(
+                s.late_move_limit(s.late_move_depth + 1),
+                usize::MAX,
+                "{rule:?}"
+            );
+        }
+        assert_eq!(
+            RuleSettings::for_rule(Rule::Standard).late_move_limit(6),
+            40
+        );
+        assert_eq!(
+            RuleSettings::for_rule(Rule::Renju).late_move_limit(5),
+            usize::MAX
+        );
+    }
+}
