@@ -3,7 +3,7 @@
 
 pub mod movegen;
 pub mod pvs;
-pub mod rules;
+mod rules;
 pub mod time;
 pub mod tt;
 pub mod vcf;

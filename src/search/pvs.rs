@@ -137,11 +137,13 @@ pub struct Searcher {
     aborted: bool,
 }
 
-/// Everything one search needs to know about its limits.
+/// Everything one search needs to know about its limits, and its rule's settings (read
+/// once per search rather than matched on the rule at every node).
 struct Control<'a, C: Clock> {
     time: &'a TimeManager<C>,
     stop: &'a AtomicBool,
     max_nodes: Option<u64>,
+    settings: RuleSettings,
 }
 
 impl Searcher {
@@ -202,6 +204,7 @@ impl Searcher {
             time,
             stop,
             max_nodes: limits.max_nodes,
+            settings: RuleSettings::for_rule(board.rule()),
         };
         let mut pos = Position::new(board);
         let mut moves = Vec::new();
@@ -267,7 +270,7 @@ impl Searcher {
                 }
             }
             self.nodes += self.vct.nodes();
-            if let Some(threats) = RuleSettings::for_rule(pos.rule()).root_defence {
+            if let Some(threats) = ctl.settings.root_defence {
                 let defence_abort = share(2);
                 self.drop_refuted_moves(
                     &mut pos,
@@ -618,7 +621,7 @@ impl Searcher {
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
         // filled. Freestyle only (see [`RuleSettings::iir`]).
-        let settings = RuleSettings::for_rule(pos.rule());
+        let settings = &ctl.settings;
         let depth =
             if tt_move.is_none() && !pv_node && !forced && depth >= IIR_DEPTH && settings.iir {
                 depth - 1
@@ -883,6 +886,7 @@ mod tests {
                 time: &time,
                 stop: &stop,
                 max_nodes: None,
+                settings: RuleSettings::for_rule(board.rule()),
             };
             let mut searcher = Searcher::new(1 << 20);
             let score =
