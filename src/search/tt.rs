@@ -20,7 +20,15 @@
 //! so that a position reached at another ply reads the right distance to the end.
 //!
 //! [`table_bytes`] turns the `INFO` options into a size; see its documentation for the policy.
-//! The table is used by one search thread (`&mut self` to store).
+//!
+//! Search threads share the table (`&self` to probe and store). A bucket is four atomic
+//! words: each entry's check key, move and score share one word, and the fourth holds the
+//! three depths and meta bytes. Words are read and written with relaxed ordering and no lock,
+//! so a probe racing a store to the same bucket may pair one entry's key with another
+//! store's depth and bound. That is rare and costs at worst a wrong bound at one node, the
+//! same trade the other lockless tables make; one thread sees exactly what it stored.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::engine::{Limits, WIN_SCORE};
 use crate::types::{Pos, CELL_COUNT, MAX_SIZE, STRIDE};
@@ -83,10 +91,8 @@ pub const WIN_THRESHOLD: i32 = WIN_SCORE - 1000;
 const GENERATION_MASK: u8 = 0x3F;
 const BOUND_MASK: u8 = 0x03;
 
-/// One cache-friendly bucket, stored as parallel arrays so that three 10-byte entries fit in
-/// 32 bytes.
+/// A bucket as the table logic reads and writes it: three 10-byte entries in parallel arrays.
 #[derive(Clone, Copy, Default, Debug)]
-#[repr(C, align(32))]
 struct Bucket {
     keys: [u32; WAYS],
     moves: [u16; WAYS],
@@ -96,10 +102,6 @@ struct Bucket {
     meta: [u8; WAYS],
 }
 
-/// Bytes per bucket.
-const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
-const _: () = assert!(BUCKET_BYTES == 32, "a bucket must stay 32 bytes");
-
 impl Bucket {
     fn generation(&self, slot: usize) -> u8 {
         self.meta[slot] >> 2
@@ -108,12 +110,58 @@ impl Bucket {
     fn is_empty(&self, slot: usize) -> bool {
         self.meta[slot] == 0
     }
+
+    /// The word of entry `slot`: check key, move and score.
+    fn entry_word(&self, slot: usize) -> u64 {
+        u64::from(self.keys[slot])
+            | u64::from(self.moves[slot]) << 32
+            | u64::from(self.scores[slot] as u16) << 48
+    }
+
+    /// The fourth word: the depth byte of each entry, then its meta byte.
+    fn depth_meta_word(&self) -> u64 {
+        (0..WAYS).fold(0, |word, slot| {
+            word | u64::from(self.depths[slot] as u8) << (8 * slot)
+                | u64::from(self.meta[slot]) << (8 * (WAYS + slot))
+        })
+    }
+}
+
+/// A bucket as stored: four words, two buckets per cache line. All-zero is the empty bucket.
+#[derive(Default, Debug)]
+#[repr(C, align(32))]
+struct AtomicBucket([AtomicU64; WAYS + 1]);
+
+/// Bytes per bucket.
+const BUCKET_BYTES: usize = std::mem::size_of::<AtomicBucket>();
+const _: () = assert!(BUCKET_BYTES == 32, "a bucket must stay 32 bytes");
+
+impl AtomicBucket {
+    fn load(&self) -> Bucket {
+        let mut bucket = Bucket::default();
+        let tail = self.0[WAYS].load(Ordering::Relaxed);
+        for slot in 0..WAYS {
+            let word = self.0[slot].load(Ordering::Relaxed);
+            bucket.keys[slot] = word as u32;
+            bucket.moves[slot] = (word >> 32) as u16;
+            bucket.scores[slot] = (word >> 48) as u16 as i16;
+            bucket.depths[slot] = (tail >> (8 * slot)) as u8 as i8;
+            bucket.meta[slot] = (tail >> (8 * (WAYS + slot))) as u8;
+        }
+        bucket
+    }
+
+    /// Writes entry `slot` of `bucket` and the depth/meta word.
+    fn save(&self, bucket: &Bucket, slot: usize) {
+        self.0[slot].store(bucket.entry_word(slot), Ordering::Relaxed);
+        self.0[WAYS].store(bucket.depth_meta_word(), Ordering::Relaxed);
+    }
 }
 
 /// The transposition table.
 #[derive(Debug)]
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Vec<AtomicBucket>,
     generation: u8,
 }
 
@@ -155,7 +203,7 @@ impl TranspositionTable {
 
     /// The entry for the position with this hash, if stored.
     pub fn probe(&self, hash: u64) -> Option<TtEntry> {
-        let bucket = &self.buckets[self.index(hash)];
+        let bucket = self.buckets[self.index(hash)].load();
         let key = check_key(hash);
         (0..WAYS)
             .find(|&slot| !bucket.is_empty(slot) && bucket.keys[slot] == key)
@@ -172,15 +220,15 @@ impl TranspositionTable {
     /// Stores a search result; see the module header for what it replaces. `score` must be in
     /// the table's form ([`score_to_tt`]) and within ±[`WIN_SCORE`]; `depth` is clamped to
     /// the `i8` range.
-    pub fn store(&mut self, hash: u64, best: Option<Pos>, score: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, hash: u64, best: Option<Pos>, score: i32, depth: i32, bound: Bound) {
         debug_assert!(
             score.abs() <= i32::from(i16::MAX),
             "score {score} out of range"
         );
         let generation = self.generation;
         let key = check_key(hash);
-        let index = self.index(hash);
-        let bucket = &mut self.buckets[index];
+        let stored = &self.buckets[self.index(hash)];
+        let mut bucket = stored.load();
         let new_move = best.map_or(NO_MOVE, encode_move);
 
         let same = (0..WAYS).find(|&slot| !bucket.is_empty(slot) && bucket.keys[slot] == key);
@@ -192,12 +240,13 @@ impl TranspositionTable {
                 if keep_deeper {
                     if bucket.moves[slot] == NO_MOVE {
                         bucket.moves[slot] = new_move;
+                        stored.save(&bucket, slot);
                     }
                     return;
                 }
                 slot
             }
-            None => victim(bucket, generation),
+            None => victim(&bucket, generation),
         };
 
         if same.is_none() || new_move != NO_MOVE {
@@ -207,6 +256,7 @@ impl TranspositionTable {
         bucket.scores[slot] = score.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
         bucket.depths[slot] = depth.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8;
         bucket.meta[slot] = (generation << 2) | bound.code();
+        stored.save(&bucket, slot);
     }
 
     /// Bytes used by the entries.
@@ -220,6 +270,7 @@ impl TranspositionTable {
         let sample = &self.buckets[..self.buckets.len().min(1000)];
         let used = sample
             .iter()
+            .map(AtomicBucket::load)
             .flat_map(|b| (0..WAYS).map(move |slot| (b, slot)))
             .filter(|&(b, slot)| !b.is_empty(slot) && b.generation(slot) == self.generation)
             .count();
@@ -268,14 +319,14 @@ fn bucket_count(bytes: usize) -> usize {
 
 /// A cleared bucket array of at most `bytes`; halves the size while the allocation fails
 /// rather than aborting the process.
-fn allocate(bytes: usize) -> Vec<Bucket> {
+fn allocate(bytes: usize) -> Vec<AtomicBucket> {
     let mut count = bucket_count(bytes);
     loop {
         if let Some(buckets) = zeroed_buckets(count) {
             return buckets;
         }
         if count == 1 {
-            return vec![Bucket::default()];
+            return vec![AtomicBucket::default()];
         }
         log::warn!(
             "transposition table: cannot allocate {} bytes, halving",
@@ -290,17 +341,18 @@ fn allocate(bytes: usize) -> Vec<Bucket> {
 /// Large zeroed allocations come from the system as untouched pages that read as zero, so a
 /// table of hundreds of MiB costs nothing until the search writes to it: the first move of a
 /// game (whose clock under GomocupJudge includes all start-up work) does not pay for it.
-fn zeroed_buckets(count: usize) -> Option<Vec<Bucket>> {
-    let layout = std::alloc::Layout::array::<Bucket>(count).ok()?;
+fn zeroed_buckets(count: usize) -> Option<Vec<AtomicBucket>> {
+    let layout = std::alloc::Layout::array::<AtomicBucket>(count).ok()?;
     if layout.size() == 0 {
         return Some(Vec::new());
     }
-    // SAFETY: the layout has a non-zero size. `Bucket` is plain integers, for which all-zero
-    // bytes are a valid value (the empty bucket, equal to `Bucket::default()`). The pointer was
+    // SAFETY: the layout has a non-zero size. `AtomicBucket` is atomic integers, which have the
+    // in-memory representation of plain integers: all-zero bytes are a valid value (the empty
+    // bucket, equal to `AtomicBucket::default()`). The pointer was
     // allocated by the global allocator with exactly the layout of `count` buckets, which is
     // what `Vec::from_raw_parts` needs for length and capacity `count`.
     unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicBucket>();
         if ptr.is_null() {
             return None;
         }
@@ -388,7 +440,7 @@ mod tests {
 
     #[test]
     fn store_probe_round_trip() {
-        let mut tt = TranspositionTable::new(1 << 16);
+        let tt = TranspositionTable::new(1 << 16);
         let cases = [
             (
                 0x0123_4567_89AB_CDEF,
@@ -433,9 +485,48 @@ mod tests {
         assert_eq!(tt.probe(cases[0].0 ^ 1), None);
     }
 
+    /// Threads storing and probing one bucket at once: whatever a probe returns, the move
+    /// and score are those stored with its key (they share the key's word), so a race can
+    /// cost a depth or bound, never another position's move or score.
+    #[test]
+    fn racing_threads_never_mix_a_key_with_another_score() {
+        let tt = one_bucket();
+        let score_of = |key: u32| (key as i32 * 37) % 5000 - 2500;
+        let move_of = |key: u32| Pos::new(key as usize % 15, key as usize / 15 % 15);
+        let mismatches = std::sync::atomic::AtomicUsize::new(0);
+        let hits = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for thread in 0..4u32 {
+                let (tt, mismatches, hits) = (&tt, &mismatches, &hits);
+                scope.spawn(move || {
+                    for i in 0..50_000u32 {
+                        let key = 1 + (i * 7 + thread * 13) % 40;
+                        let bound = [Bound::Exact, Bound::Lower, Bound::Upper][i as usize % 3];
+                        tt.store(
+                            hash(key),
+                            Some(move_of(key)),
+                            score_of(key),
+                            (i % 20) as i32,
+                            bound,
+                        );
+                        let probed = 1 + (i * 11 + thread) % 40;
+                        if let Some(e) = tt.probe(hash(probed)) {
+                            hits.fetch_add(1, Ordering::Relaxed);
+                            if e.score != score_of(probed) || e.best != Some(move_of(probed)) {
+                                mismatches.fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.into_inner() > 0);
+        assert_eq!(mismatches.into_inner(), 0);
+    }
+
     #[test]
     fn depth_outside_i8_is_clamped() {
-        let mut tt = one_bucket();
+        let tt = one_bucket();
         tt.store(hash(1), None, 0, 1000, Bound::Exact);
         tt.store(hash(2), None, 0, -1000, Bound::Exact);
         assert_eq!(depth_of(&tt, 1), Some(127));
@@ -444,7 +535,7 @@ mod tests {
 
     #[test]
     fn replacement_evicts_the_shallowest() {
-        let mut tt = one_bucket();
+        let tt = one_bucket();
         tt.store(hash(1), None, 0, 5, Bound::Exact);
         tt.store(hash(2), None, 0, 2, Bound::Exact);
         tt.store(hash(3), None, 0, 8, Bound::Exact);
@@ -546,7 +637,7 @@ mod tests {
         // Ordinary scores pass unchanged.
         assert_eq!(score_to_tt(1234, 9), 1234);
 
-        let mut tt = TranspositionTable::new(1 << 12);
+        let tt = TranspositionTable::new(1 << 12);
         tt.store(42, None, score_to_tt(-(WIN_SCORE - 20), 6), 3, Bound::Upper);
         let e = tt.probe(42).expect("stored");
         assert_eq!(score_from_tt(e.score, 6), -(WIN_SCORE - 20));
