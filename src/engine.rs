@@ -12,7 +12,7 @@ use std::time::Instant;
 use crate::board::pattern::{Combo, PatternTable};
 use crate::board::Board;
 use crate::eval::{cell_score, CellShape};
-use crate::search::pvs::{format_score, Searcher};
+use crate::search::pvs::{format_score, max_threads, Searcher, HELPER_BYTES};
 use crate::search::time::{InstantClock, TimeManager};
 use crate::search::tt::table_bytes;
 use crate::types::Pos;
@@ -118,9 +118,18 @@ impl Engine {
     }
 
     fn searcher(&mut self, limits: &Limits) -> &mut Searcher {
+        // Helper threads' own tables come out of the memory limit before the table's share.
+        let helpers = limits.threads.clamp(1, max_threads()) - 1;
+        let memory = Limits {
+            max_memory_bytes: match limits.max_memory_bytes {
+                0 => 0,
+                bytes => bytes.saturating_sub((helpers * HELPER_BYTES) as u64).max(1),
+            },
+            ..limits.clone()
+        };
         let bytes = match time_scaled_table_bytes(limits) {
-            Some(scaled) => table_bytes(limits).min(scaled),
-            None => table_bytes(limits),
+            Some(scaled) => table_bytes(&memory).min(scaled),
+            None => table_bytes(&memory),
         };
         let searcher = self.searcher.get_or_insert_with(|| Searcher::new(bytes));
         searcher.resize_table(bytes);

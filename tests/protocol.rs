@@ -636,9 +636,11 @@ fn swap2_answers() {
     finish(brain);
 }
 
-/// Starts a game whose next search would run long, and sends the move command.
-fn start_long_search(brain: &mut Brain) {
+/// Starts a game whose next search would run long on `threads` search threads, and sends
+/// the move command.
+fn start_long_search(brain: &mut Brain, threads: usize) {
     brain.expect("START 20", "OK");
+    brain.send(&format!("INFO thread_num {threads}"));
     brain.send_all(&[
         "INFO timeout_turn 60000",
         "INFO timeout_match 0",
@@ -657,13 +659,15 @@ fn assert_at_most_a_move(lines: &[String]) {
 
 #[test]
 fn end_during_search_exits_at_once() {
-    let mut brain = Brain::spawn();
-    start_long_search(&mut brain);
-    std::thread::sleep(Duration::from_millis(20));
-    let (status, took) = brain_end(brain);
-    println!("END during search: exited after {took:?}");
-    assert!(status.success());
-    assert!(took < Duration::from_secs(1), "END took {took:?}");
+    for threads in [1, 2] {
+        let mut brain = Brain::spawn();
+        start_long_search(&mut brain, threads);
+        std::thread::sleep(Duration::from_millis(20));
+        let (status, took) = brain_end(brain);
+        println!("END during search ({threads} threads): exited after {took:?}");
+        assert!(status.success());
+        assert!(took < Duration::from_secs(1), "END took {took:?}");
+    }
 }
 
 /// Sends END and returns the exit status and time, checking what was printed meanwhile.
@@ -679,29 +683,39 @@ fn brain_end(mut brain: Brain) -> (std::process::ExitStatus, Duration) {
 
 #[test]
 fn end_of_input_during_search_exits_at_once() {
-    let mut brain = Brain::spawn();
-    start_long_search(&mut brain);
-    std::thread::sleep(Duration::from_millis(20));
-    brain.close_stdin();
-    let started = Instant::now();
-    let status = brain.wait_exit(Duration::from_secs(5));
-    let took = started.elapsed();
-    println!("EOF during search: exited after {took:?}");
-    assert!(status.success());
-    assert!(took < Duration::from_secs(1), "EOF took {took:?}");
-    assert_at_most_a_move(&brain.remaining_lines());
+    for threads in [1, 2] {
+        let mut brain = Brain::spawn();
+        start_long_search(&mut brain, threads);
+        std::thread::sleep(Duration::from_millis(20));
+        brain.close_stdin();
+        let started = Instant::now();
+        let status = brain.wait_exit(Duration::from_secs(5));
+        let took = started.elapsed();
+        println!("EOF during search ({threads} threads): exited after {took:?}");
+        assert!(status.success());
+        assert!(took < Duration::from_secs(1), "EOF took {took:?}");
+        assert_at_most_a_move(&brain.remaining_lines());
+    }
 }
 
 #[test]
 fn stop_during_search_yields_one_move() {
-    for stop in ["STOP", "YXSTOP", "INFO timeout_turn 0"] {
+    for (stop, threads) in [
+        ("STOP", 1),
+        ("YXSTOP", 1),
+        ("INFO timeout_turn 0", 1),
+        ("YXSTOP", 2),
+    ] {
         let mut brain = Brain::spawn();
-        start_long_search(&mut brain);
+        start_long_search(&mut brain, threads);
         std::thread::sleep(Duration::from_millis(20));
         let started = Instant::now();
         brain.send(stop);
         let reply = brain.recv_reply();
-        println!("{stop} during search: move after {:?}", started.elapsed());
+        println!(
+            "{stop} during search ({threads} threads): move after {:?}",
+            started.elapsed()
+        );
         let pos = parse_move(&reply).unwrap_or_else(|| panic!("{stop}: {reply:?}"));
         let mut mirror = Board::new(20, 20, Rule::Freestyle).expect("board");
         for (x, y) in [(10, 10), (11, 11), (9, 11)] {

@@ -1,8 +1,9 @@
-//! The searching engine on positions whose answer is known, under depth or node limits.
+//! The searching engine on positions whose answer is known, under depth or node limits, on
+//! one search thread and on two (the answers must not depend on the helpers).
 
 mod common;
 
-use common::data::search;
+use common::data::{search, search_threads};
 use wuzi::board::Board;
 use wuzi::engine::WIN_SCORE;
 use wuzi::types::{Color, Pos, Rule};
@@ -19,12 +20,14 @@ fn takes_the_win_in_one() {
         &[(3, 4), (4, 5), (5, 6), (9, 9)],
         Color::Black,
     );
-    let r = search(&b, 4);
-    assert!(
-        r.best == Pos::new(7, 7) || r.best == Pos::new(2, 2),
-        "{r:?}"
-    );
-    assert!(r.score > WIN_SCORE - 100);
+    for threads in [1, 2] {
+        let r = search_threads(&b, 4, threads);
+        assert!(
+            r.best == Pos::new(7, 7) || r.best == Pos::new(2, 2),
+            "{r:?}"
+        );
+        assert!(r.score > WIN_SCORE - 100);
+    }
 }
 
 #[test]
@@ -35,11 +38,13 @@ fn blocks_a_four() {
         &[(3, 10), (4, 10), (5, 10), (6, 10)],
         Color::Black,
     );
-    let r = search(&b, 4);
-    assert!(
-        r.best == Pos::new(7, 10) || r.best == Pos::new(2, 10),
-        "{r:?}"
-    );
+    for threads in [1, 2] {
+        let r = search_threads(&b, 4, threads);
+        assert!(
+            r.best == Pos::new(7, 10) || r.best == Pos::new(2, 10),
+            "{r:?}"
+        );
+    }
 }
 
 #[test]
@@ -51,12 +56,14 @@ fn makes_a_flex_four_from_an_open_three() {
         &[(5, 8), (6, 9)],
         Color::Black,
     );
-    let r = search(&b, 3);
-    assert!(
-        r.best == Pos::new(4, 7) || r.best == Pos::new(8, 7),
-        "{r:?}"
-    );
-    assert!(r.score > WIN_SCORE - 100, "{r:?}");
+    for threads in [1, 2] {
+        let r = search_threads(&b, 3, threads);
+        assert!(
+            r.best == Pos::new(4, 7) || r.best == Pos::new(8, 7),
+            "{r:?}"
+        );
+        assert!(r.score > WIN_SCORE - 100, "{r:?}");
+    }
 }
 
 #[test]
@@ -68,17 +75,19 @@ fn defends_an_open_three() {
         &[(5, 5), (6, 5), (7, 5)],
         Color::Black,
     );
-    let r = search(&b, 4);
-    assert!(
-        [
-            Pos::new(4, 5),
-            Pos::new(8, 5),
-            Pos::new(3, 5),
-            Pos::new(9, 5)
-        ]
-        .contains(&r.best),
-        "{r:?}"
-    );
+    for threads in [1, 2] {
+        let r = search_threads(&b, 4, threads);
+        assert!(
+            [
+                Pos::new(4, 5),
+                Pos::new(8, 5),
+                Pos::new(3, 5),
+                Pos::new(9, 5)
+            ]
+            .contains(&r.best),
+            "{r:?}"
+        );
+    }
 }
 
 #[test]
@@ -90,9 +99,11 @@ fn finds_a_four_three_win() {
         &[(3, 7), (0, 0), (14, 14), (0, 14), (14, 0)],
         Color::Black,
     );
-    let r = search(&b, 6);
-    assert_eq!(r.best, Pos::new(7, 7), "{r:?}");
-    assert!(r.score > WIN_SCORE - 100, "{r:?}");
+    for threads in [1, 2] {
+        let r = search_threads(&b, 6, threads);
+        assert_eq!(r.best, Pos::new(7, 7), "{r:?}");
+        assert!(r.score > WIN_SCORE - 100, "{r:?}");
+    }
 }
 
 #[test]
@@ -105,8 +116,10 @@ fn renju_black_never_wins_through_a_foul() {
         Color::Black,
     );
     assert!(b.is_forbidden(Pos::new(7, 7)));
-    let r = search(&b, 4);
-    assert_ne!(r.best, Pos::new(7, 7));
+    for threads in [1, 2] {
+        let r = search_threads(&b, 4, threads);
+        assert_ne!(r.best, Pos::new(7, 7));
+    }
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //! Leaves try a short VCF before the static evaluation, and nodes three or more plies from
 //! the horizon a longer one before their moves.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -120,9 +121,18 @@ pub fn mover_double_three(pos: &Position) -> bool {
         && !pos.rule().forbids(me)
 }
 
-/// Search state that lives across moves: the table, the VCF solver's table, history.
+/// Search state that lives across moves: the shared table, the main thread's worker, the
+/// helper threads' workers (`INFO thread_num` above 1) and the opening-choice generator.
 pub struct Searcher {
     tt: TranspositionTable,
+    main: Worker,
+    helpers: Vec<Worker>,
+    rng: StdRng,
+}
+
+/// What one search thread owns: its solvers with their tables, its killers, history and
+/// move buffers, and its node count.
+struct Worker {
     vcf: VcfSolver,
     vct: VctSolver,
     killers: Vec<[Option<Pos>; 2]>,
@@ -130,36 +140,63 @@ pub struct Searcher {
     /// Cutoff counts per colour and cell, kept for the whole game: halving them at every
     /// search scored -19.6 +/- 31.5 Elo (freestyle, 0.2 s/move, 267 games, SPRT H0).
     history: Vec<[i32; CELL_COUNT]>,
-    rng: StdRng,
     nodes: u64,
     /// Node count at which the limits are checked next.
     next_check: u64,
     aborted: bool,
 }
 
-/// Everything one search needs to know about its limits, and its rule's settings (read
-/// once per search rather than matched on the rule at every node).
+/// Everything one thread's search needs to know about its limits, the shared table, and its
+/// rule's settings (read once per search rather than matched on the rule at every node).
 struct Control<'a, C: Clock> {
+    tt: &'a TranspositionTable,
     time: &'a TimeManager<C>,
     stop: &'a AtomicBool,
     max_nodes: Option<u64>,
     settings: RuleSettings,
+    /// A helper's node count as the main thread reads it for its reports.
+    published: Option<&'a AtomicU64>,
+    /// The helpers' published counts, read by the main thread.
+    helper_nodes: &'a [AtomicU64],
 }
+
+impl<C: Clock> Control<'_, C> {
+    /// Nodes of every thread: `own` plus what the helpers last published.
+    fn total_nodes(&self, own: u64) -> u64 {
+        own + self
+            .helper_nodes
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum::<u64>()
+    }
+}
+
+/// Most search threads used, whatever `thread_num` asks: the machine's hardware threads
+/// (more would only time-slice the same cores), and at most [`MAX_THREADS`].
+pub fn max_threads() -> usize {
+    static HARDWARE: OnceLock<usize> = OnceLock::new();
+    let hardware = *HARDWARE.get_or_init(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    hardware.clamp(1, MAX_THREADS)
+}
+
+/// Upper bound of the thread count.
+pub const MAX_THREADS: usize = 64;
+
+/// Bytes a helper thread's own tables take (two VCF tables and a VCT table of 1 MiB each,
+/// its buffers, and a thread stack); the engine keeps them out of the table's share of
+/// `max_memory`.
+pub const HELPER_BYTES: usize = 5 << 20;
 
 impl Searcher {
     /// A searcher with a table of `tt_bytes` bytes.
     pub fn new(tt_bytes: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(tt_bytes),
-            vcf: VcfSolver::new(),
-            vct: VctSolver::new(),
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            move_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            history: vec![[0; CELL_COUNT]; 2],
+            main: Worker::new(),
+            helpers: Vec::new(),
             rng: StdRng::seed_from_u64(default_seed()),
-            nodes: 0,
-            next_check: 0,
-            aborted: false,
         }
     }
 
@@ -171,9 +208,8 @@ impl Searcher {
     /// Clears the table and the history (new game, YXHASHCLEAR).
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.vcf.clear();
-        self.vct.clear();
-        self.history.iter_mut().for_each(|h| h.fill(0));
+        self.main.clear();
+        self.helpers.iter_mut().for_each(Worker::clear);
     }
 
     /// Reseeds the generator that picks among equal opening moves.
@@ -184,6 +220,11 @@ impl Searcher {
     /// Searches `board` for the side to move under `limits`, reporting one line per completed
     /// depth. `excluded` root moves are not considered (for n-best). Returns a legal move even
     /// if stopped at once.
+    ///
+    /// With `limits.threads` above 1 (up to [`max_threads`]), helper threads search the same
+    /// root alongside the main one, sharing the table (lazy SMP): what they store orders and
+    /// cuts the main search's trees. The main thread keeps the clock, the node limit and the
+    /// reports, and its result is the answer; the helpers stop when it does.
     pub fn search(
         &mut self,
         board: &Board,
@@ -193,19 +234,20 @@ impl Searcher {
         excluded: &[Pos],
         report: &mut dyn FnMut(&str),
     ) -> SearchResult {
-        self.nodes = 0;
-        self.next_check = 0;
-        self.aborted = false;
         self.tt.new_search();
-        for k in self.killers.iter_mut() {
-            *k = [None; 2];
-        }
+        self.main.start();
+        let helper_count = limits.threads.clamp(1, max_threads()) - 1;
+        let helper_nodes: Vec<AtomicU64> = (0..helper_count).map(|_| AtomicU64::new(0)).collect();
         let ctl = Control {
+            tt: &self.tt,
             time,
             stop,
             max_nodes: limits.max_nodes,
             settings: RuleSettings::for_rule(board.rule()),
+            published: None,
+            helper_nodes: &helper_nodes,
         };
+        let main = &mut self.main;
         let mut pos = Position::new(board);
         let mut moves = Vec::new();
         let situation = movegen::generate(&pos, &mut moves);
@@ -217,17 +259,17 @@ impl Searcher {
                 .find(|p| !excluded.contains(p) && !pos.is_forbidden(*p))
                 .or_else(|| board.empty_cells().next())
                 .expect("search on a full board");
-            return self.result(fallback, -WIN_SCORE, 0);
+            return main.result(fallback, -WIN_SCORE, 0);
         }
         moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut best = moves[0].0;
         // Forced answers: no search needed.
         match situation {
-            Situation::CanWin => return self.result(best, WIN_SCORE - 1, 1),
+            Situation::CanWin => return main.result(best, WIN_SCORE - 1, 1),
             Situation::MustBlockFive if moves.len() == 1 => {
-                return self.result(best, evaluate(&pos), 1);
+                return main.result(best, evaluate(&pos), 1);
             }
-            _ if moves.len() == 1 => return self.result(best, evaluate(&pos), 1),
+            _ if moves.len() == 1 => return main.result(best, evaluate(&pos), 1),
             _ => {}
         }
         if situation != Situation::MustBlockFive && !time.is_instant() {
@@ -239,22 +281,22 @@ impl Searcher {
                 }
             };
             let vcf_abort = share(4);
-            if let Some(line) = self
+            if let Some(line) = main
                 .vcf
                 .solve_until(&mut pos, 100, ROOT_VCF_NODES, &vcf_abort)
             {
                 if !excluded.contains(&line[0]) {
-                    self.nodes += self.vcf.nodes();
+                    main.nodes += main.vcf.nodes();
                     let score = WIN_SCORE - line.len() as i32;
                     report(&format!(
                         "VCF found: {} moves, first {}",
                         line.len().div_ceil(2),
                         line[0]
                     ));
-                    return self.result(line[0], score, line.len() as u32);
+                    return main.result(line[0], score, line.len() as u32);
                 }
             }
-            self.nodes += self.vcf.nodes();
+            main.nodes += main.vcf.nodes();
             // Threat-space search: a budget that fits the time limit, or the depth when untimed.
             let budget = match (time.soft_limit_ms(), time.max_depth()) {
                 (Some(ms), _) => (ms * 40).min(ROOT_VCT_NODES),
@@ -262,17 +304,17 @@ impl Searcher {
                 (None, None) => ROOT_VCT_NODES,
             };
             let vct_abort = share(3);
-            if let Some(first) = self.vct.solve_until(&mut pos, 8, budget, &vct_abort) {
-                self.nodes += self.vct.nodes();
+            if let Some(first) = main.vct.solve_until(&mut pos, 8, budget, &vct_abort) {
+                main.nodes += main.vct.nodes();
                 if !excluded.contains(&first) {
                     report(&format!("VCT found: first {first}"));
-                    return self.result(first, WIN_SCORE - 100, 1);
+                    return main.result(first, WIN_SCORE - 100, 1);
                 }
             }
-            self.nodes += self.vct.nodes();
+            main.nodes += main.vct.nodes();
             if let Some(threats) = ctl.settings.root_defence {
                 let defence_abort = share(2);
-                self.drop_refuted_moves(
+                main.drop_refuted_moves(
                     &mut pos,
                     &mut moves,
                     threats,
@@ -284,7 +326,7 @@ impl Searcher {
             }
         }
         if time.is_instant() {
-            return self.result(best, moves[0].1, 0);
+            return main.result(best, moves[0].1, 0);
         }
         // Random choice among equally ordered moves early in the game (time-limited searches
         // only, so fixed-depth searches and the bench stay deterministic).
@@ -302,11 +344,141 @@ impl Searcher {
             .max_depth()
             .unwrap_or(MAX_PLY as u32)
             .min(MAX_PLY as u32 - 8);
-        let mut best_score = moves[0].1;
+        let best_score = moves[0].1;
+        let mut report = Some(report);
+        if helper_count == 0 {
+            let (best, score, depth) = main.iterate(
+                &mut pos,
+                &mut moves,
+                &ctl,
+                1,
+                max_depth,
+                (best, best_score),
+                &mut report,
+            );
+            return main.result(best, score, depth);
+        }
+
+        while self.helpers.len() < helper_count {
+            self.helpers.push(Worker::new());
+        }
+        let helper_stop = AtomicBool::new(false);
+        // Helpers are untimed: the main thread stops them when it is done.
+        let helper_limits = Limits {
+            max_depth: Some(max_depth),
+            ..Limits::default()
+        };
+        let helper_time = TimeManager::new(
+            &helper_limits,
+            board.stone_count(),
+            board.empty_count(),
+            InstantClock::new(std::time::Instant::now()),
+        );
+        let tt = &self.tt;
+        let settings = ctl.settings;
+        let (best, score, depth) = std::thread::scope(|scope| {
+            for (i, (helper, published)) in self.helpers[..helper_count]
+                .iter_mut()
+                .zip(&helper_nodes)
+                .enumerate()
+            {
+                let mut helper_moves = moves.clone();
+                let (helper_time, helper_stop) = (&helper_time, &helper_stop);
+                scope.spawn(move || {
+                    helper.start();
+                    let ctl = Control {
+                        tt,
+                        time: helper_time,
+                        stop: helper_stop,
+                        max_nodes: None,
+                        settings,
+                        published: Some(published),
+                        helper_nodes: &[],
+                    };
+                    let mut pos = Position::new(board);
+                    // Every other helper starts a ply deeper, so the threads spread over
+                    // two depths rather than all repeating the main thread's tree.
+                    let first_depth = 1 + (i % 2) as u32;
+                    helper.iterate(
+                        &mut pos,
+                        &mut helper_moves,
+                        &ctl,
+                        first_depth.min(max_depth),
+                        max_depth,
+                        (best, best_score),
+                        &mut None,
+                    );
+                    published.store(helper.nodes, Ordering::Relaxed);
+                });
+            }
+            let found = main.iterate(
+                &mut pos,
+                &mut moves,
+                &ctl,
+                1,
+                max_depth,
+                (best, best_score),
+                &mut report,
+            );
+            helper_stop.store(true, Ordering::Relaxed);
+            found
+        });
+        let mut result = main.result(best, score, depth);
+        result.nodes = ctl.total_nodes(main.nodes);
+        result
+    }
+}
+
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            vcf: VcfSolver::new(),
+            vct: VctSolver::new(),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            move_buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            history: vec![[0; CELL_COUNT]; 2],
+            nodes: 0,
+            next_check: 0,
+            aborted: false,
+        }
+    }
+
+    /// Forgets what the last game taught: the solvers' tables and the history.
+    fn clear(&mut self) {
+        self.vcf.clear();
+        self.vct.clear();
+        self.history.iter_mut().for_each(|h| h.fill(0));
+    }
+
+    /// Resets the per-search state.
+    fn start(&mut self) {
+        self.nodes = 0;
+        self.next_check = 0;
+        self.aborted = false;
+        for k in self.killers.iter_mut() {
+            *k = [None; 2];
+        }
+    }
+
+    /// Iterative deepening from `first_depth` to `max_depth` over the root `moves`, starting
+    /// from `(best, best_score)`; returns the best move, its score and the last completed
+    /// depth. `report` (the main thread's) gets a line per completed depth.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate<C: Clock>(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut [(Pos, i32)],
+        ctl: &Control<C>,
+        first_depth: u32,
+        max_depth: u32,
+        (mut best, mut best_score): (Pos, i32),
+        report: &mut Option<&mut dyn FnMut(&str)>,
+    ) -> (Pos, i32, u32) {
+        let time = ctl.time;
         let mut completed = 0;
-        let mut depth = 1;
+        let mut depth = first_depth;
         while depth <= max_depth {
-            if depth > 1 && !time.should_start_iteration() {
+            if depth > first_depth && !time.should_start_iteration() {
                 break;
             }
             let (mut alpha, mut beta) = (-INFINITE, INFINITE);
@@ -316,7 +488,7 @@ impl Searcher {
                 beta = best_score + delta;
             }
             let (score, iteration_best) = loop {
-                let (score, m) = self.root(&mut pos, &mut moves, depth as i32, alpha, beta, &ctl);
+                let (score, m) = self.root(pos, moves, depth as i32, alpha, beta, ctl);
                 if self.aborted {
                     break (score, m);
                 }
@@ -342,25 +514,28 @@ impl Searcher {
             best = iteration_best.unwrap_or(best);
             best_score = score;
             completed = depth;
-            let elapsed = time.elapsed_ms().max(1);
-            let pv = self.principal_variation(&mut pos, best);
-            report(&format!(
-                "depth {depth} score {} nodes {} nps {} time {}ms pv {}",
-                format_score(score),
-                self.nodes,
-                self.nodes * 1000 / elapsed,
-                elapsed,
-                pv.iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
+            if let Some(report) = report.as_mut() {
+                let elapsed = time.elapsed_ms().max(1);
+                let nodes = ctl.total_nodes(self.nodes);
+                let pv = principal_variation(ctl.tt, pos, best);
+                report(&format!(
+                    "depth {depth} score {} nodes {} nps {} time {}ms pv {}",
+                    format_score(score),
+                    nodes,
+                    nodes * 1000 / elapsed,
+                    elapsed,
+                    pv.iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            }
             if score.abs() >= WIN_THRESHOLD {
                 break;
             }
             depth += 1;
         }
-        self.result(best, best_score, completed)
+        (best, best_score, completed)
     }
 
     /// Drops the root moves after which the opponent has a win of kind `threats`, when the
@@ -432,25 +607,6 @@ impl Searcher {
         }
     }
 
-    /// The best line from the table, starting with `first`.
-    fn principal_variation(&self, pos: &mut Position, first: Pos) -> Vec<Pos> {
-        let mut pv = vec![first];
-        pos.make_move(first);
-        while pv.len() < 16 {
-            match self.tt.probe(pos.hash()).and_then(|e| e.best) {
-                Some(m) if pos.board().is_empty(m) && !pos.is_forbidden(m) => {
-                    pv.push(m);
-                    pos.make_move(m);
-                }
-                _ => break,
-            }
-        }
-        for _ in 0..pv.len() {
-            pos.undo_move();
-        }
-        pv
-    }
-
     /// Searches the root moves; returns the score and the best move found (moves are reordered
     /// so the best comes first next time).
     ///
@@ -507,7 +663,7 @@ impl Searcher {
                 } else {
                     Bound::Exact
                 };
-                self.tt
+                ctl.tt
                     .store(pos.hash(), best, score_to_tt(best_score, 0), depth, bound);
             }
         }
@@ -521,6 +677,9 @@ impl Searcher {
             self.next_check = self.nodes + 1024;
         } else {
             return;
+        }
+        if let Some(published) = ctl.published {
+            published.store(self.nodes, Ordering::Relaxed);
         }
         if ctl.stop.load(Ordering::Relaxed)
             || ctl.time.hard_limit_reached()
@@ -601,7 +760,7 @@ impl Searcher {
             }
         }
         let pv_node = beta - alpha > 1;
-        let tt_entry = self.tt.probe(pos.hash());
+        let tt_entry = ctl.tt.probe(pos.hash());
         let mut tt_move = None;
         if let Some(e) = tt_entry {
             tt_move = e.best;
@@ -768,7 +927,7 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt.store(
+        ctl.tt.store(
             pos.hash(),
             best_move,
             score_to_tt(best_score, ply_i),
@@ -812,6 +971,25 @@ impl Searcher {
         });
         found
     }
+}
+
+/// The best line in the table, starting with `first`.
+fn principal_variation(tt: &TranspositionTable, pos: &mut Position, first: Pos) -> Vec<Pos> {
+    let mut pv = vec![first];
+    pos.make_move(first);
+    while pv.len() < 16 {
+        match tt.probe(pos.hash()).and_then(|e| e.best) {
+            Some(m) if pos.board().is_empty(m) && !pos.is_forbidden(m) => {
+                pv.push(m);
+                pos.make_move(m);
+            }
+            _ => break,
+        }
+    }
+    for _ in 0..pv.len() {
+        pos.undo_move();
+    }
+    pv
 }
 
 /// Seed of the opening-move choice: `WUZI_SEED` if set (replayable self-play), else from the
@@ -882,20 +1060,65 @@ mod tests {
                 InstantClock::new(Instant::now()),
             );
             let stop = AtomicBool::new(false);
+            let tt = TranspositionTable::new(1 << 20);
             let ctl = Control {
+                tt: &tt,
                 time: &time,
                 stop: &stop,
                 max_nodes: None,
                 settings: RuleSettings::for_rule(board.rule()),
+                published: None,
+                helper_nodes: &[],
             };
-            let mut searcher = Searcher::new(1 << 20);
-            let score =
-                searcher.negamax(&mut pos, INTERIOR_VCF_DEPTH, -INFINITE, INFINITE, 1, &ctl);
+            let mut worker = Worker::new();
+            let score = worker.negamax(&mut pos, INTERIOR_VCF_DEPTH, -INFINITE, INFINITE, 1, &ctl);
             assert!(
                 score >= WIN_THRESHOLD,
                 "position {i}: score {score} at depth {INTERIOR_VCF_DEPTH}"
             );
         }
+    }
+
+    /// With two threads the helper searches too (its nodes are counted in the result), the
+    /// main thread still completes the asked depth, and the move is a legal point.
+    #[test]
+    fn helper_threads_search_and_stop_with_the_main_one() {
+        if max_threads() < 2 {
+            return; // one hardware thread: no helper is started
+        }
+        let board = Board::from_stones(
+            15,
+            15,
+            Rule::Freestyle,
+            &[(7, 7), (8, 7), (6, 9)],
+            &[(7, 8), (8, 9)],
+            Color::White,
+        )
+        .expect("a legal test position");
+        let limits = Limits {
+            max_depth: Some(7),
+            threads: 2,
+            ..Limits::default()
+        };
+        let time = TimeManager::new(
+            &limits,
+            board.stone_count(),
+            board.empty_count(),
+            InstantClock::new(Instant::now()),
+        );
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(1 << 20);
+        let result = searcher.search(&board, &limits, &time, &stop, &[], &mut |_| {});
+        assert!(board.is_empty(result.best), "{result:?}");
+        assert_eq!(result.depth, 7, "{result:?}");
+        assert_eq!(searcher.helpers.len(), 1);
+        let helper_nodes = searcher.helpers[0].nodes;
+        assert!(helper_nodes > 0, "the helper did not search");
+        assert_eq!(
+            result.nodes,
+            searcher.main.nodes + helper_nodes,
+            "{result:?}"
+        );
     }
 
     /// The threat state names whose threats are whose, and leaves out renju fouls.
