@@ -646,6 +646,7 @@ fn engine_sees_a_gomocup_session() {
         "--engine",
         &engine("scan", &format!("log='{}'", log.display())),
         "name=A",
+        "info=thread_num=2",
         "--engine",
         &engine("scan-rev", ""),
         "name=B",
@@ -672,9 +673,10 @@ fn engine_sees_a_gomocup_session() {
         .expect("second process");
     assert_eq!(&lines[1..game_start], ["RECTSTART 5,6", "END"]);
     let session: Vec<&str> = lines[game_start + 1..].iter().map(String::as_str).collect();
-    // Offset "0,0" on 5x6 is 2,3; "0,-2" is 2,1.
+    // Offset "0,0" on 5x6 is 2,3; "0,-2" is 2,1. A's own info= item follows the common
+    // INFO lines.
     assert_eq!(
-        &session[..10],
+        &session[..11],
         [
             "RECTSTART 5,6",
             "INFO timeout_turn 3000",
@@ -682,16 +684,17 @@ fn engine_sees_a_gomocup_session() {
             "INFO max_memory 1000000",
             "INFO rule 0",
             "INFO game_type 1",
+            "INFO thread_num 2",
             "INFO time_left 20000",
             "BOARD",
             "2,3,1",
             "2,1,2",
         ]
     );
-    assert_eq!(session[10], "DONE");
-    assert!(session[11].starts_with("INFO time_left "));
+    assert_eq!(session[11], "DONE");
+    assert!(session[12].starts_with("INFO time_left "));
     // B (scan-rev) answered A's 0,0 with the last empty point, 4,5.
-    assert_eq!(session[12], "TURN 4,5");
+    assert_eq!(session[13], "TURN 4,5");
     assert_eq!(session.last(), Some(&"END"));
 }
 

@@ -92,14 +92,17 @@ pub enum Command {
 pub const HELP: &str = r#"wuzi-match: play pbrain (Gomocup protocol) engines against each other.
 
 USAGE:
-  wuzi-match --engine cmd=PATH [name=NAME] [dir=DIR] --engine cmd=PATH ... [OPTIONS]
+  wuzi-match --engine cmd=PATH [name=NAME] [dir=DIR] [info=KEY=VALUE] --engine cmd=PATH ...
+             [OPTIONS]
 
 ENGINES
-  --engine cmd=CMD [name=N] [dir=D]
+  --engine cmd=CMD [name=N] [dir=D] [info=KEY=VALUE ...]
                       An engine (repeat for each). CMD is the program with optional
                       arguments (quote the whole item: "cmd=./pbrain-x --fast"). The name
                       defaults to the engine's ABOUT name= value; dir is its working
-                      directory.   e.g. --engine cmd=./pbrain-new name=new
+                      directory; each info= item is sent to this engine alone as
+                      INFO KEY VALUE after the common INFO lines of every game.
+                      e.g. --engine cmd=./pbrain-new name=new info=thread_num=2
   -e, --engine-path PATH
                       Shorthand for --engine cmd=PATH.   e.g. -e ./pbrain-old
   --gauntlet          The first engine plays each of the others (default: every pair
@@ -205,6 +208,7 @@ pub fn parse_args(args: &[String]) -> Result<Command> {
                 let mut spec: Option<EngineSpec> = None;
                 let mut name = None;
                 let mut dir = None;
+                let mut infos = Vec::new();
                 while let Some(item) = items.get(i) {
                     let Some((key, val)) = item.split_once('=') else {
                         break;
@@ -213,6 +217,7 @@ pub fn parse_args(args: &[String]) -> Result<Command> {
                         "cmd" => spec = Some(EngineSpec::from_command(val)?),
                         "name" => name = Some(val.to_string()),
                         "dir" => dir = Some(PathBuf::from(val)),
+                        "info" => infos.push(info_line(val)?),
                         _ => break,
                     }
                     i += 1;
@@ -222,6 +227,7 @@ pub fn parse_args(args: &[String]) -> Result<Command> {
                 })?;
                 spec.name = name;
                 spec.dir = dir;
+                spec.infos = infos;
                 config.engines.push(spec);
             }
             "-e" | "--engine-path" => {
@@ -319,6 +325,21 @@ pub fn parse_args(args: &[String]) -> Result<Command> {
 }
 
 /// Checks the combination of options.
+/// The `INFO` line of an `info=KEY=VALUE` engine item (`KEY=VALUE` given): one word of key,
+/// a value without line breaks.
+fn info_line(item: &str) -> Result<String> {
+    let (key, value) = item
+        .split_once('=')
+        .filter(|(key, value)| {
+            !key.is_empty()
+                && !key.contains(char::is_whitespace)
+                && !value.trim().is_empty()
+                && !value.contains(['\n', '\r'])
+        })
+        .ok_or_else(|| anyhow!("info={item}: expected info=KEY=VALUE (e.g. info=thread_num=2)"))?;
+    Ok(format!("INFO {key} {}", value.trim()))
+}
+
 fn validate(config: &Config) -> Result<()> {
     if config.engines.len() < 2 {
         bail!("need at least two engines (--engine cmd=PATH, twice); see --help");
@@ -401,15 +422,22 @@ mod tests {
 
     #[test]
     fn parses_a_full_command_line() {
-        let config = run("--engine cmd=./a name=A dir=/tmp -e ./b \
+        let config = run(
+            "--engine cmd=./a name=A dir=/tmp info=thread_num=2 info=hash_size=64 -e ./b \
              --rule 4 --size 20 --tc 1000/30000 --tolerance-ms=500 --games 10 --rounds 2 \
              --openings o.txt --opening-format pos --random-order --seed 7 --symmetry \
              --concurrency 2 --draw-after 100 --reuse --sprt elo0=1,elo1=6 --sgf s \
-             --psq p --jsonl j --quiet --gauntlet --mem-limit 64 --max-memory 1000");
+             --psq p --jsonl j --quiet --gauntlet --mem-limit 64 --max-memory 1000",
+        );
         assert_eq!(config.engines.len(), 2);
         assert_eq!(config.engines[0].name.as_deref(), Some("A"));
         assert_eq!(config.engines[0].dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(
+            config.engines[0].infos,
+            ["INFO thread_num 2", "INFO hash_size 64"]
+        );
         assert_eq!(config.engines[1].program, "./b");
+        assert!(config.engines[1].infos.is_empty());
         assert_eq!(config.game.rule, Rule::Renju);
         assert_eq!((config.game.width, config.game.height), (20, 20));
         assert_eq!(config.game.time.turn_ms, 1000);
@@ -426,6 +454,20 @@ mod tests {
         assert_eq!(config.game.memory_limit, Some(64 << 20));
         let sprt = config.sprt.unwrap();
         assert_eq!((sprt.elo0, sprt.elo1, sprt.alpha), (1.0, 6.0, 0.05));
+    }
+
+    #[test]
+    fn malformed_engine_info_items_are_refused() {
+        for item in [
+            "info=thread_num",
+            "info==2",
+            "info=thread num=2",
+            "info=thread_num=",
+        ] {
+            let text = format!("--engine cmd=./a {item} -e ./b");
+            let err = parse_args(&args(&text)).expect_err(&text);
+            assert!(err.to_string().contains("info=KEY=VALUE"), "{text}: {err}");
+        }
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub struct EngineSpec {
     pub dir: Option<PathBuf>,
     /// Name given by the user; when `None` the name comes from the engine's `ABOUT` answer.
     pub name: Option<String>,
+    /// `INFO` lines of this engine's own (`info=thread_num=2` gives `INFO thread_num 2`),
+    /// sent after the common ones at the start of every game.
+    pub infos: Vec<String>,
 }
 
 impl EngineSpec {
@@ -56,6 +59,7 @@ impl EngineSpec {
             args: args.to_vec(),
             dir: None,
             name: None,
+            infos: Vec::new(),
         })
     }
 

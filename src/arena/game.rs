@@ -403,7 +403,8 @@ fn run_game(
                 ));
             }
         }
-        let info = info_lines(settings);
+        let mut info = info_lines(settings);
+        info.extend(specs[index].infos.iter().cloned());
         if player.process.send(&info).is_err() {
             player.broken = true;
             let detail = format!("{} {}: exited after START", color, names[index]);
