@@ -1,7 +1,9 @@
-//! `pbrain-wuzi bench [depth]`: fixed positions searched at a fixed depth with a fresh table,
-//! one thread and no clock, so the total node count is a signature of the search: a refactor
-//! leaves it unchanged, a search change says why it moved. A move bench (make + undo with the
-//! full incremental threat update) runs first.
+//! `pbrain-wuzi bench [depth [threads]]`: fixed positions searched at a fixed depth with a
+//! fresh table, one thread and no clock, so the total node count is a signature of the search:
+//! a refactor leaves it unchanged, a search change says why it moved. A move bench (make +
+//! undo with the full incremental threat update) runs first. With more threads the main
+//! thread still completes the same depth, so the total time against one thread's is the
+//! time-to-depth speedup; the node count is then no signature (the threads race).
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -88,11 +90,12 @@ pub fn move_bench(positions: &[BenchPosition], rounds: usize) -> (u64, f64) {
     (pairs, secs)
 }
 
-/// Runs the bench and writes its report; the last line is `<nodes> nodes <nps> nps`.
+/// Runs the bench on `threads` search threads and writes its report; the last line is
+/// `<nodes> nodes <nps> nps`.
 ///
 /// # Errors
 /// On a write error.
-pub fn run(depth: u32, out: &mut dyn Write) -> Result<u64> {
+pub fn run(depth: u32, threads: usize, out: &mut dyn Write) -> Result<u64> {
     let positions = positions()?;
     let rounds = if cfg!(debug_assertions) { 2 } else { 2000 };
     let (pairs, secs) = move_bench(&positions, rounds);
@@ -104,6 +107,7 @@ pub fn run(depth: u32, out: &mut dyn Write) -> Result<u64> {
     )?;
     let limits = Limits {
         max_depth: Some(depth),
+        threads,
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);

@@ -8,10 +8,13 @@ use std::env;
 use anyhow::bail;
 
 /// Command-line help; printed by `pbrain-wuzi help`.
-const USAGE: &str = "usage: pbrain-wuzi [protocol | one-ply | bench [depth] | version | help]
+const USAGE: &str =
+    "usage: pbrain-wuzi [protocol | one-ply | bench [depth [threads]] | version | help]
   (no argument)  speak the Gomocup pbrain protocol on stdin/stdout
   one-ply        the same, but moves come from the one-ply threat scorer (a match baseline)
-  bench [depth]  search the fixed bench positions; the last line is the node count signature
+  bench [depth [threads]]
+                 search the fixed bench positions; the last line is the node count signature
+                 (of one thread; more threads give the time-to-depth speedup instead)
   version        print the version
 Logging goes to stderr and is off unless RUST_LOG is set (e.g. RUST_LOG=debug).
 WUZI_SEED=N fixes the seed that picks among equal opening moves (replayable self-play).";
@@ -33,7 +36,17 @@ fn main() -> anyhow::Result<()> {
                     .map_err(|_| anyhow::anyhow!("bench: bad depth {depth:?}\n{USAGE}"))?,
                 None => wuzi::bench::DEFAULT_DEPTH,
             };
-            wuzi::bench::run(depth, &mut std::io::stdout().lock())?;
+            let threads = match args.get(2) {
+                Some(threads) => threads
+                    .parse()
+                    .ok()
+                    .filter(|&n: &usize| n >= 1)
+                    .ok_or_else(|| {
+                        anyhow::anyhow!("bench: bad thread count {threads:?}\n{USAGE}")
+                    })?,
+                None => 1,
+            };
+            wuzi::bench::run(depth, threads, &mut std::io::stdout().lock())?;
             Ok(())
         }
         Some("version" | "--version" | "-V") => {
