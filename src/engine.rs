@@ -227,7 +227,8 @@ const TABLE_ENTRY_BYTES: usize = 11;
 /// power of two (at least 1 MiB). A table far larger than a move can fill only costs page
 /// faults on first touch (hundreds of milliseconds for hundreds of MiB), which a short time
 /// control cannot afford. Sized from `timeout_turn`/`timeout_match`, not `time_left`, so it
-/// stays the same through a game. `None` when the game is untimed.
+/// stays the same through a game; each search thread counts for a thread's worth of nodes.
+/// `None` when the game is untimed.
 pub fn time_scaled_table_bytes(limits: &Limits) -> Option<usize> {
     const UNLIMITED: i64 = 2_147_483_647;
     let turn = limits.timeout_turn_ms.filter(|&t| t > 0 && t < UNLIMITED);
@@ -241,7 +242,10 @@ pub fn time_scaled_table_bytes(limits: &Limits) -> Option<usize> {
         (None, Some(g)) => g,
         (None, None) => return None,
     } as usize;
-    let bytes = per_move.saturating_mul(TABLE_NODES_PER_MS * TABLE_MOVES_KEPT * TABLE_ENTRY_BYTES);
+    let threads = limits.threads.clamp(1, max_threads());
+    let bytes = per_move
+        .saturating_mul(threads)
+        .saturating_mul(TABLE_NODES_PER_MS * TABLE_MOVES_KEPT * TABLE_ENTRY_BYTES);
     Some(
         bytes
             .max(1 << 20)
@@ -370,6 +374,17 @@ mod tests {
             time_scaled_table_bytes(&limits(Some(2_147_483_647), None)),
             None
         );
+        // Two threads fill twice the nodes, where the machine has them.
+        let two_threads = Limits {
+            threads: 2,
+            ..limits(Some(200), None)
+        };
+        let expected = if max_threads() >= 2 {
+            32 << 20
+        } else {
+            16 << 20
+        };
+        assert_eq!(time_scaled_table_bytes(&two_threads), Some(expected));
         // Tiny limits still get 1 MiB.
         assert_eq!(
             time_scaled_table_bytes(&limits(Some(1), None)),
