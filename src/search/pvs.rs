@@ -384,32 +384,38 @@ impl Searcher {
             {
                 let mut helper_moves = moves.clone();
                 let (helper_time, helper_stop) = (&helper_time, &helper_stop);
-                scope.spawn(move || {
-                    helper.start();
-                    let ctl = Control {
-                        tt,
-                        time: helper_time,
-                        stop: helper_stop,
-                        max_nodes: None,
-                        settings,
-                        published: Some(published),
-                        helper_nodes: &[],
-                    };
-                    let mut pos = Position::new(board);
-                    // Every other helper starts a ply deeper, so the threads spread over
-                    // two depths rather than all repeating the main thread's tree.
-                    let first_depth = 1 + (i % 2) as u32;
-                    helper.iterate(
-                        &mut pos,
-                        &mut helper_moves,
-                        &ctl,
-                        first_depth.min(max_depth),
-                        max_depth,
-                        (best, best_score),
-                        &mut None,
-                    );
-                    published.store(helper.nodes, Ordering::Relaxed);
-                });
+                // A helper the system cannot start is left out: the main thread is enough.
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper {}", i + 1))
+                    .spawn_scoped(scope, move || {
+                        helper.start();
+                        let ctl = Control {
+                            tt,
+                            time: helper_time,
+                            stop: helper_stop,
+                            max_nodes: None,
+                            settings,
+                            published: Some(published),
+                            helper_nodes: &[],
+                        };
+                        let mut pos = Position::new(board);
+                        // Every other helper starts a ply deeper, so the threads spread over
+                        // two depths rather than all repeating the main thread's tree.
+                        let first_depth = 1 + (i % 2) as u32;
+                        helper.iterate(
+                            &mut pos,
+                            &mut helper_moves,
+                            &ctl,
+                            first_depth.min(max_depth),
+                            max_depth,
+                            (best, best_score),
+                            &mut None,
+                        );
+                        published.store(helper.nodes, Ordering::Relaxed);
+                    });
+                if let Err(e) = spawned {
+                    log::warn!("search helper {} not started: {e}", i + 1);
+                }
             }
             let found = main.iterate(
                 &mut pos,
