@@ -346,19 +346,6 @@ impl Searcher {
             .min(MAX_PLY as u32 - 8);
         let best_score = moves[0].1;
         let mut report = Some(report);
-        if helper_count == 0 {
-            let (best, score, depth) = main.iterate(
-                &mut pos,
-                &mut moves,
-                &ctl,
-                1,
-                max_depth,
-                (best, best_score),
-                &mut report,
-            );
-            return main.result(best, score, depth);
-        }
-
         while self.helpers.len() < helper_count {
             self.helpers.push(Worker::new());
         }
@@ -1050,6 +1037,16 @@ mod tests {
         ),
     ];
 
+    /// The time manager of a search of `board` under `limits`, its clock starting now.
+    fn time_for(limits: &Limits, board: &Board) -> RealTime {
+        TimeManager::new(
+            limits,
+            board.stone_count(),
+            board.empty_count(),
+            InstantClock::new(Instant::now()),
+        )
+    }
+
     /// A node with [`INTERIOR_VCF_DEPTH`] plies left scores a VCF far past its horizon as a
     /// win.
     #[test]
@@ -1059,12 +1056,7 @@ mod tests {
                 .expect("a legal test position");
             let mut pos = Position::new(&board);
             let limits = Limits::default();
-            let time = TimeManager::new(
-                &limits,
-                board.stone_count(),
-                board.empty_count(),
-                InstantClock::new(Instant::now()),
-            );
+            let time = time_for(&limits, &board);
             let stop = AtomicBool::new(false);
             let tt = TranspositionTable::new(1 << 20);
             let ctl = Control {
@@ -1106,12 +1098,7 @@ mod tests {
             threads: 2,
             ..Limits::default()
         };
-        let time = TimeManager::new(
-            &limits,
-            board.stone_count(),
-            board.empty_count(),
-            InstantClock::new(Instant::now()),
-        );
+        let time = time_for(&limits, &board);
         let stop = AtomicBool::new(false);
         let mut searcher = Searcher::new(1 << 20);
         let result = searcher.search(&board, &limits, &time, &stop, &[], &mut |_| {});
