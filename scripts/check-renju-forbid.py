@@ -82,7 +82,7 @@ def main():
         agreed += file_agreed
     for f in failures:
         print("DISAGREE", f)
-    print(f"total: {agreed}/{total} verdicts agree, {total - agreed} disagree")
+    print(f"total: {agreed}/{total} verdicts (fouls, kinds) agree, {total - agreed} disagree")
     return 0 if agreed == total else 1
 
 
