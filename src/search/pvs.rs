@@ -9,8 +9,12 @@
 //! four or double four of the side to move is a win in three.
 //! Leaves try a short VCF before the static evaluation, and nodes three or more plies from
 //! the horizon a longer one before their moves.
+//!
+//! More than one thread (`INFO thread_num`) runs lazy SMP: helper threads search the
+//! same root a ply ahead of the main one, sharing only the transposition table; see
+//! [`Searcher::search`].
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use rand::rngs::StdRng;
@@ -154,19 +158,48 @@ struct Control<'a, C: Clock> {
     stop: &'a AtomicBool,
     max_nodes: Option<u64>,
     settings: RuleSettings,
-    /// A helper's node count as the main thread reads it for its reports.
-    published: Option<&'a AtomicU64>,
-    /// The helpers' published counts, read by the main thread.
-    helper_nodes: &'a [AtomicU64],
+    /// Where a helper publishes its progress for the main thread.
+    published: Option<&'a HelperShare>,
+    /// What the helpers published, read by the main thread.
+    helpers: &'a [HelperShare],
+    /// The depth the main thread is searching; helpers keep a ply ahead of it.
+    pace: &'a AtomicU32,
+}
+
+/// What a helper thread publishes for the main one: its node count (for the reports) and
+/// its last completed iteration.
+#[derive(Default)]
+struct HelperShare {
+    nodes: AtomicU64,
+    /// Depth, score and move of the last completed iteration (see [`pack_iteration`]); 0 until
+    /// one completes.
+    completed: AtomicU64,
+}
+
+/// One word for a completed iteration: depth (at least 1), score and move.
+fn pack_iteration(depth: u32, score: i32, best: Pos) -> u64 {
+    u64::from(depth) << 48 | u64::from(score as u32) << 16 | best.index() as u64
+}
+
+/// The depth, score and move of [`pack_iteration`], or `None` for the empty word.
+fn unpack_iteration(word: u64) -> Option<(u32, i32, Pos)> {
+    let depth = (word >> 48) as u32;
+    (depth > 0).then(|| {
+        (
+            depth,
+            (word >> 16) as u32 as i32,
+            Pos::from_index((word & 0xFFFF) as usize),
+        )
+    })
 }
 
 impl<C: Clock> Control<'_, C> {
     /// Nodes of every thread: `own` plus what the helpers last published.
     fn total_nodes(&self, own: u64) -> u64 {
         own + self
-            .helper_nodes
+            .helpers
             .iter()
-            .map(|n| n.load(Ordering::Relaxed))
+            .map(|h| h.nodes.load(Ordering::Relaxed))
             .sum::<u64>()
     }
 }
@@ -222,9 +255,11 @@ impl Searcher {
     /// if stopped at once.
     ///
     /// With `limits.threads` above 1 (up to [`max_threads`]), helper threads search the same
-    /// root alongside the main one, sharing the table (lazy SMP): what they store orders and
-    /// cuts the main search's trees. The main thread keeps the clock, the node limit and the
-    /// reports, and its result is the answer; the helpers stop when it does.
+    /// root alongside the main one, sharing the table (lazy SMP), each a ply deeper than the
+    /// main thread's current iteration: what they store orders and cuts the main search's
+    /// trees when it gets there. The main thread keeps the clock, the node limit and the
+    /// reports; its result is the answer unless a helper completed a deeper iteration (and
+    /// the main thread proved no win). The helpers stop when the main thread does.
     pub fn search(
         &mut self,
         board: &Board,
@@ -237,7 +272,8 @@ impl Searcher {
         self.tt.new_search();
         self.main.start();
         let helper_count = limits.threads.clamp(1, max_threads()) - 1;
-        let helper_nodes: Vec<AtomicU64> = (0..helper_count).map(|_| AtomicU64::new(0)).collect();
+        let shares: Vec<HelperShare> = (0..helper_count).map(|_| HelperShare::default()).collect();
+        let pace = AtomicU32::new(0);
         let ctl = Control {
             tt: &self.tt,
             time,
@@ -245,7 +281,8 @@ impl Searcher {
             max_nodes: limits.max_nodes,
             settings: RuleSettings::for_rule(board.rule()),
             published: None,
-            helper_nodes: &helper_nodes,
+            helpers: &shares,
+            pace: &pace,
         };
         let main = &mut self.main;
         let mut pos = Position::new(board);
@@ -366,11 +403,11 @@ impl Searcher {
         let (best, score, depth) = std::thread::scope(|scope| {
             for (i, (helper, published)) in self.helpers[..helper_count]
                 .iter_mut()
-                .zip(&helper_nodes)
+                .zip(&shares)
                 .enumerate()
             {
                 let mut helper_moves = moves.clone();
-                let (helper_time, helper_stop) = (&helper_time, &helper_stop);
+                let (helper_time, helper_stop, pace) = (&helper_time, &helper_stop, &pace);
                 // A helper the system cannot start is left out: the main thread is enough.
                 let spawned = std::thread::Builder::new()
                     .name(format!("helper {}", i + 1))
@@ -383,22 +420,20 @@ impl Searcher {
                             max_nodes: None,
                             settings,
                             published: Some(published),
-                            helper_nodes: &[],
+                            helpers: &[],
+                            pace,
                         };
                         let mut pos = Position::new(board);
-                        // Every other helper starts a ply deeper, so the threads spread over
-                        // two depths rather than all repeating the main thread's tree.
-                        let first_depth = 1 + (i % 2) as u32;
                         helper.iterate(
                             &mut pos,
                             &mut helper_moves,
                             &ctl,
-                            first_depth.min(max_depth),
+                            2.min(max_depth),
                             max_depth,
                             (best, best_score),
                             &mut None,
                         );
-                        published.store(helper.nodes, Ordering::Relaxed);
+                        published.nodes.store(helper.nodes, Ordering::Relaxed);
                     });
                 if let Err(e) = spawned {
                     log::warn!("search helper {} not started: {e}", i + 1);
@@ -418,6 +453,24 @@ impl Searcher {
         });
         let mut result = main.result(best, score, depth);
         result.nodes = ctl.total_nodes(main.nodes);
+        // A helper that completed a deeper iteration than the main thread knows more, unless
+        // the main thread has proven a win.
+        let main_proved_a_win = result.score >= WIN_THRESHOLD;
+        for share in shares.iter().filter(|_| !main_proved_a_win) {
+            if let Some((depth, score, best)) =
+                unpack_iteration(share.completed.load(Ordering::Relaxed))
+            {
+                if depth > result.depth && moves.iter().any(|&(m, _)| m == best) {
+                    if let Some(report) = report.as_mut() {
+                        report(&format!(
+                            "depth {depth} score {} move {best} (helper thread)",
+                            format_score(score)
+                        ));
+                    }
+                    (result.best, result.score, result.depth) = (best, score, depth);
+                }
+            }
+        }
         result
     }
 }
@@ -474,6 +527,15 @@ impl Worker {
             if depth > first_depth && !time.should_start_iteration() {
                 break;
             }
+            if ctl.published.is_some() {
+                // A helper searches a ply deeper than the main thread: what it stores is
+                // ready when the main thread gets there, and its result may be deeper.
+                depth = depth
+                    .max(ctl.pace.load(Ordering::Relaxed) + 1)
+                    .min(max_depth);
+            } else {
+                ctl.pace.store(depth, Ordering::Relaxed);
+            }
             let (mut alpha, mut beta) = (-INFINITE, INFINITE);
             let mut delta = 60;
             if depth >= 5 && best_score.abs() < WIN_THRESHOLD {
@@ -507,6 +569,11 @@ impl Worker {
             best = iteration_best.unwrap_or(best);
             best_score = score;
             completed = depth;
+            if let Some(share) = ctl.published {
+                share
+                    .completed
+                    .store(pack_iteration(depth, score, best), Ordering::Relaxed);
+            }
             if let Some(report) = report.as_mut() {
                 let elapsed = time.elapsed_ms().max(1);
                 let nodes = ctl.total_nodes(self.nodes);
@@ -672,7 +739,7 @@ impl Worker {
             return;
         }
         if let Some(published) = ctl.published {
-            published.store(self.nodes, Ordering::Relaxed);
+            published.nodes.store(self.nodes, Ordering::Relaxed);
         }
         if ctl.stop.load(Ordering::Relaxed)
             || ctl.time.hard_limit_reached()
@@ -1066,7 +1133,8 @@ mod tests {
                 max_nodes: None,
                 settings: RuleSettings::for_rule(board.rule()),
                 published: None,
-                helper_nodes: &[],
+                helpers: &[],
+                pace: &AtomicU32::new(0),
             };
             let mut worker = Worker::new();
             let score = worker.negamax(&mut pos, INTERIOR_VCF_DEPTH, -INFINITE, INFINITE, 1, &ctl);
@@ -1074,6 +1142,22 @@ mod tests {
                 score >= WIN_THRESHOLD,
                 "position {i}: score {score} at depth {INTERIOR_VCF_DEPTH}"
             );
+        }
+    }
+
+    /// A helper's completed iteration survives the trip through one word, negative and
+    /// proven scores included.
+    #[test]
+    fn iterations_pack_into_a_word() {
+        assert_eq!(unpack_iteration(0), None);
+        for (depth, score, best) in [
+            (1, 0, Pos::new(0, 0)),
+            (7, -1234, Pos::new(14, 3)),
+            (120, WIN_SCORE - 3, Pos::new(21, 21)),
+            (9, -(WIN_SCORE - 8), Pos::new(5, 17)),
+        ] {
+            let word = pack_iteration(depth, score, best);
+            assert_eq!(unpack_iteration(word), Some((depth, score, best)));
         }
     }
 
