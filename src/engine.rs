@@ -42,6 +42,13 @@ pub struct Limits {
     pub folder: Option<String>,
 }
 
+impl Limits {
+    /// Search threads to run: `thread_num`, at least 1 and at most [`max_threads`].
+    pub fn search_threads(&self) -> usize {
+        self.threads.clamp(1, max_threads())
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
@@ -119,7 +126,7 @@ impl Engine {
 
     fn searcher(&mut self, limits: &Limits) -> &mut Searcher {
         // Helper threads' own tables come out of the memory limit before the table's share.
-        let helpers = limits.threads.clamp(1, max_threads()) - 1;
+        let helpers = limits.search_threads() - 1;
         let memory = Limits {
             max_memory_bytes: match limits.max_memory_bytes {
                 0 => 0,
@@ -242,9 +249,8 @@ pub fn time_scaled_table_bytes(limits: &Limits) -> Option<usize> {
         (None, Some(g)) => g,
         (None, None) => return None,
     } as usize;
-    let threads = limits.threads.clamp(1, max_threads());
     let bytes = per_move
-        .saturating_mul(threads)
+        .saturating_mul(limits.search_threads())
         .saturating_mul(TABLE_NODES_PER_MS * TABLE_MOVES_KEPT * TABLE_ENTRY_BYTES);
     Some(
         bytes

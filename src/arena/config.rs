@@ -324,7 +324,6 @@ pub fn parse_args(args: &[String]) -> Result<Command> {
     Ok(Command::Run(Box::new(config)))
 }
 
-/// Checks the combination of options.
 /// The `INFO` line of an `info=KEY=VALUE` engine item (`KEY=VALUE` given): one word of key,
 /// a value without line breaks.
 fn info_line(item: &str) -> Result<String> {
@@ -340,6 +339,7 @@ fn info_line(item: &str) -> Result<String> {
     Ok(format!("INFO {key} {}", value.trim()))
 }
 
+/// Checks the combination of options.
 fn validate(config: &Config) -> Result<()> {
     if config.engines.len() < 2 {
         bail!("need at least two engines (--engine cmd=PATH, twice); see --help");

@@ -271,7 +271,7 @@ impl Searcher {
     ) -> SearchResult {
         self.tt.new_search();
         self.main.start();
-        let helper_count = limits.threads.clamp(1, max_threads()) - 1;
+        let helper_count = limits.search_threads() - 1;
         let shares: Vec<HelperShare> = (0..helper_count).map(|_| HelperShare::default()).collect();
         let pace = AtomicU32::new(0);
         let ctl = Control {
@@ -382,7 +382,6 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32)
             .min(MAX_PLY as u32 - 8);
         let best_score = moves[0].1;
-        let mut report = Some(report);
         while self.helpers.len() < helper_count {
             self.helpers.push(Worker::new());
         }
@@ -431,7 +430,7 @@ impl Searcher {
                             2.min(max_depth),
                             max_depth,
                             (best, best_score),
-                            &mut None,
+                            None,
                         );
                         published.nodes.store(helper.nodes, Ordering::Relaxed);
                     });
@@ -446,29 +445,30 @@ impl Searcher {
                 1,
                 max_depth,
                 (best, best_score),
-                &mut report,
+                Some(&mut *report),
             );
             helper_stop.store(true, Ordering::Relaxed);
             found
         });
         let mut result = main.result(best, score, depth);
         result.nodes = ctl.total_nodes(main.nodes);
-        // A helper that completed a deeper iteration than the main thread knows more, unless
+        // The deepest completed helper iteration knows more than a shallower main one, unless
         // the main thread has proven a win.
-        let main_proved_a_win = result.score >= WIN_THRESHOLD;
-        for share in shares.iter().filter(|_| !main_proved_a_win) {
-            if let Some((depth, score, best)) =
-                unpack_iteration(share.completed.load(Ordering::Relaxed))
-            {
-                if depth > result.depth && moves.iter().any(|&(m, _)| m == best) {
-                    if let Some(report) = report.as_mut() {
-                        report(&format!(
-                            "depth {depth} score {} move {best} (helper thread)",
-                            format_score(score)
-                        ));
-                    }
-                    (result.best, result.score, result.depth) = (best, score, depth);
-                }
+        let deepest = shares
+            .iter()
+            .filter_map(|share| unpack_iteration(share.completed.load(Ordering::Relaxed)))
+            .max_by_key(|&(depth, _, _)| depth);
+        if let Some((depth, score, best)) = deepest {
+            if depth > result.depth && result.score < WIN_THRESHOLD {
+                debug_assert!(
+                    moves.iter().any(|&(m, _)| m == best),
+                    "{best} not a root move"
+                );
+                report(&format!(
+                    "depth {depth} score {} move {best} (helper thread)",
+                    format_score(score)
+                ));
+                (result.best, result.score, result.depth) = (best, score, depth);
             }
         }
         result
@@ -508,7 +508,7 @@ impl Worker {
 
     /// Iterative deepening from `first_depth` to `max_depth` over the root `moves`, starting
     /// from `(best, best_score)`; returns the best move, its score and the last completed
-    /// depth. `report` (the main thread's) gets a line per completed depth.
+    /// depth. `report` (the main thread's; none for a helper) gets a line per completed depth.
     #[allow(clippy::too_many_arguments)]
     fn iterate<C: Clock>(
         &mut self,
@@ -518,7 +518,7 @@ impl Worker {
         first_depth: u32,
         max_depth: u32,
         (mut best, mut best_score): (Pos, i32),
-        report: &mut Option<&mut dyn FnMut(&str)>,
+        mut report: Option<&mut dyn FnMut(&str)>,
     ) -> (Pos, i32, u32) {
         let time = ctl.time;
         let mut completed = 0;

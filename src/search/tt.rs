@@ -346,11 +346,11 @@ fn zeroed_buckets(count: usize) -> Option<Vec<AtomicBucket>> {
     if layout.size() == 0 {
         return Some(Vec::new());
     }
-    // SAFETY: the layout has a non-zero size. `AtomicBucket` is atomic integers, which have the
-    // in-memory representation of plain integers: all-zero bytes are a valid value (the empty
-    // bucket, equal to `AtomicBucket::default()`). The pointer was
-    // allocated by the global allocator with exactly the layout of `count` buckets, which is
-    // what `Vec::from_raw_parts` needs for length and capacity `count`.
+    // SAFETY: the layout has a non-zero size. `AtomicBucket` is atomic integers, which have
+    // the in-memory representation of plain integers: all-zero bytes are a valid value (the
+    // empty bucket, equal to `AtomicBucket::default()`). The pointer was allocated by the
+    // global allocator with exactly the layout of `count` buckets, which is what
+    // `Vec::from_raw_parts` needs for length and capacity `count`.
     unsafe {
         let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicBucket>();
         if ptr.is_null() {
