@@ -1202,13 +1202,10 @@ mod tests {
         for (i, (black, white)) in LONG_VCFS.iter().enumerate() {
             let board = Board::from_stones(15, 15, Rule::Renju, black, white, Color::Black)
                 .expect("a legal test position");
-            let mut pos = Position::new(&board);
-            let time = time_for(&Limits::default(), &board);
-            let (stop, pace) = (AtomicBool::new(false), AtomicU32::new(0));
-            let tt = TranspositionTable::new(1 << 20);
-            let ctl = control(&tt, &time, &stop, &pace, board.rule());
-            let mut worker = Worker::new();
-            let score = worker.negamax(&mut pos, INTERIOR_VCF_DEPTH, -INFINITE, INFINITE, 1, &ctl);
+            let mut fixture = Fixture::new(&board);
+            let (pos, ctl) = fixture.split();
+            let score =
+                Worker::new().negamax(pos, INTERIOR_VCF_DEPTH, -INFINITE, INFINITE, 1, &ctl);
             assert!(
                 score >= WIN_THRESHOLD,
                 "position {i}: score {score} at depth {INTERIOR_VCF_DEPTH}"
@@ -1216,23 +1213,42 @@ mod tests {
         }
     }
 
-    /// Control over a fresh table, for calling a worker's search directly.
-    fn control<'a>(
-        tt: &'a TranspositionTable,
-        time: &'a RealTime,
-        stop: &'a AtomicBool,
-        pace: &'a AtomicU32,
-        rule: Rule,
-    ) -> Control<'a, InstantClock> {
-        Control {
-            tt,
-            time,
-            stop,
-            max_nodes: None,
-            settings: RuleSettings::for_rule(rule),
-            published: None,
-            helpers: &[],
-            pace,
+    /// What a worker's search needs when called directly: a position, no limits, a fresh
+    /// table.
+    struct Fixture {
+        pos: Position,
+        time: RealTime,
+        stop: AtomicBool,
+        pace: AtomicU32,
+        tt: TranspositionTable,
+        settings: RuleSettings,
+    }
+
+    impl Fixture {
+        fn new(board: &Board) -> Fixture {
+            Fixture {
+                pos: Position::new(board),
+                time: time_for(&Limits::default(), board),
+                stop: AtomicBool::new(false),
+                pace: AtomicU32::new(0),
+                tt: TranspositionTable::new(1 << 20),
+                settings: RuleSettings::for_rule(board.rule()),
+            }
+        }
+
+        /// The position to search, and the control over the rest.
+        fn split(&mut self) -> (&mut Position, Control<'_, InstantClock>) {
+            let ctl = Control {
+                tt: &self.tt,
+                time: &self.time,
+                stop: &self.stop,
+                max_nodes: None,
+                settings: self.settings,
+                published: None,
+                helpers: &[],
+                pace: &self.pace,
+            };
+            (&mut self.pos, ctl)
         }
     }
 
@@ -1251,24 +1267,24 @@ mod tests {
             let black = [(2, 7), (8, 9), (10, 10), (12, 3)];
             let board = Board::from_stones(15, 15, Rule::Freestyle, &black, white, Color::Black)
                 .expect("a legal test position");
-            let mut pos = Position::new(&board);
-            let time = time_for(&Limits::default(), &board);
-            let (stop, pace) = (AtomicBool::new(false), AtomicU32::new(0));
-            let tt = TranspositionTable::new(1 << 20);
-            let ctl = control(&tt, &time, &stop, &pace, board.rule());
+            let mut fixture = Fixture::new(&board);
+            let (pos, ctl) = fixture.split();
             let mut worker = Worker::new();
-            let without = worker.node(&mut pos, 4, -INFINITE, INFINITE, 1, &ctl, Some(block));
+            let without = worker.node(pos, 4, -INFINITE, INFINITE, 1, &ctl, Some(block));
             assert_eq!(without <= -WIN_THRESHOLD, lost, "four {four}: {without}");
             assert!(
-                tt.probe(pos.hash()).is_none(),
+                ctl.tt.probe(pos.hash()).is_none(),
                 "four {four}: the node was stored"
             );
-            let whole = worker.negamax(&mut pos, 4, -INFINITE, INFINITE, 1, &ctl);
+            let whole = worker.negamax(pos, 4, -INFINITE, INFINITE, 1, &ctl);
             assert!(
                 whole > -WIN_THRESHOLD,
                 "four {four}: {whole} with every move"
             );
-            assert!(tt.probe(pos.hash()).is_some(), "four {four}: not stored");
+            assert!(
+                ctl.tt.probe(pos.hash()).is_some(),
+                "four {four}: not stored"
+            );
         }
     }
 
