@@ -3,10 +3,11 @@
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
 //! a transposition table, killer and history ordering, late-move reductions, singular
-//! extensions and, under freestyle, internal iterative reduction. Inside the tree the threat counts decide the
-//! moves: a node that can make five is won, a node facing a five only blocks, a node facing a
-//! flexible four (an open three on the board) only defends or counter-fours, and a flexible
-//! four or double four of the side to move is a win in three.
+//! extensions (freestyle and renju) and, under freestyle, internal iterative reduction.
+//! Inside the tree the threat counts decide the moves: a node that can make five is won, a
+//! node facing a five only blocks, a node facing a flexible four (an open three on the
+//! board) only defends or counter-fours, and a flexible four or double four of the side to
+//! move is a win in three.
 //! Leaves try a short VCF before the static evaluation, and nodes three or more plies from
 //! the horizon a longer one before their moves.
 //!
@@ -23,7 +24,7 @@ use rand::{Rng, SeedableRng};
 use super::movegen::{self, Situation};
 use super::rules::{RuleSettings, Threats};
 use super::time::{Clock, InstantClock, TimeManager};
-use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry};
 use super::vcf::VcfSolver;
 use super::vct::VctSolver;
 use crate::board::pattern::Combo;
@@ -851,19 +852,22 @@ impl Worker {
             }
         }
         let pv_node = beta - alpha > 1;
-        let tt_entry = ctl.tt.probe(pos.hash());
+        // The entry's score in this node's terms (proven scores by distance from here).
+        let tt_entry = ctl.tt.probe(pos.hash()).map(|e| TtEntry {
+            score: score_from_tt(e.score, ply_i),
+            ..e
+        });
         let mut tt_move = None;
         if let Some(e) = tt_entry {
             tt_move = e.best;
-            let score = score_from_tt(e.score, ply_i);
             if !pv_node && e.depth >= depth && excluded.is_none() {
                 let cut = match e.bound {
                     Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
                 };
                 if cut {
-                    return score;
+                    return e.score;
                 }
             }
         }
@@ -878,52 +882,27 @@ impl Worker {
             } else {
                 depth
             };
-        // Singular extension: when the table holds a move with a lower bound (or exact
-        // score) from nearly this depth, and in a search half as deep no other move reaches
-        // a margin below that score, the node hangs on that one move: it is searched a ply
-        // deeper. (The node with every move but that one is searched here before the
-        // moves are generated, so it takes and returns this ply's move buffer first.)
-        let mut singular = None;
-        if let (Some(e), Some(m), None) = (tt_entry, tt_move, excluded) {
-            let score = score_from_tt(e.score, ply_i);
-            if depth >= SINGULAR_DEPTH
-                && settings.singular
-                && !forced
-                && e.depth >= depth - 3
-                && e.bound != Bound::Upper
-                && score.abs() < WIN_THRESHOLD
-            {
-                let singular_beta = score - SINGULAR_MARGIN * depth;
-                let s = self.node(
-                    pos,
-                    (depth - 1) / 2,
-                    singular_beta - 1,
-                    singular_beta,
-                    ply,
-                    ctl,
-                    Some(m),
-                );
-                if self.aborted {
-                    return 0;
-                }
-                if s < singular_beta {
-                    singular = Some(m);
-                }
-            }
+        // Singular extension (see [`Worker::singular_move`]). It runs before the moves are
+        // generated: its search of this node takes and returns this ply's move buffer.
+        let singular =
+            if depth >= SINGULAR_DEPTH && settings.singular && !forced && excluded.is_none() {
+                tt_entry.and_then(|e| self.singular_move(pos, e, depth, ply, ctl))
+            } else {
+                None
+            };
+        if self.aborted {
+            return 0;
         }
         // Per-ply move buffers are reused: no allocation per node.
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         let situation = movegen::generate(pos, &mut moves);
         if let Some(x) = excluded {
             moves.retain(|m| m.0 != x);
-            if moves.is_empty() {
-                self.move_buffers[ply] = moves;
-                return alpha;
-            }
         }
         if moves.is_empty() {
             self.move_buffers[ply] = moves;
-            // No legal defence (e.g. black's only block is a foul): lost.
+            // No legal defence (e.g. black's only block is a foul, or the only move is the
+            // excluded one): lost.
             return -(WIN_SCORE - ply_i - 2);
         }
         // The history term is small next to the threat scores: a quiet cell scores a few
@@ -1078,6 +1057,39 @@ impl Worker {
         best_score
     }
 
+    /// The table's move if it is singular at this node: the entry (its score in the node's
+    /// terms) is a lower bound or exact score from at most three plies shallower and no
+    /// proven result, and in a search half as deep, every other move stays below a margin
+    /// of [`SINGULAR_MARGIN`] per ply under that score. The node then hangs on that one
+    /// move, which is searched a ply deeper.
+    fn singular_move<C: Clock>(
+        &mut self,
+        pos: &mut Position,
+        entry: TtEntry,
+        depth: i32,
+        ply: usize,
+        ctl: &Control<C>,
+    ) -> Option<Pos> {
+        let m = entry.best?;
+        if entry.depth < depth - 3
+            || entry.bound == Bound::Upper
+            || entry.score.abs() >= WIN_THRESHOLD
+        {
+            return None;
+        }
+        let singular_beta = entry.score - SINGULAR_MARGIN * depth;
+        let s = self.node(
+            pos,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            ctl,
+            Some(m),
+        );
+        (s < singular_beta && !self.aborted).then_some(m)
+    }
+
     /// The length in plies (ending with the five) of a VCF of at most `max_depth` fours for
     /// the side to move, if it has a four and the solver finds one within `budget` nodes. The
     /// nodes count in the search's total, so the limit checks see the work (renju VCF nodes
@@ -1221,7 +1233,6 @@ mod tests {
         stop: AtomicBool,
         pace: AtomicU32,
         tt: TranspositionTable,
-        settings: RuleSettings,
     }
 
     impl Fixture {
@@ -1232,7 +1243,6 @@ mod tests {
                 stop: AtomicBool::new(false),
                 pace: AtomicU32::new(0),
                 tt: TranspositionTable::new(1 << 20),
-                settings: RuleSettings::for_rule(board.rule()),
             }
         }
 
@@ -1243,7 +1253,7 @@ mod tests {
                 time: &self.time,
                 stop: &self.stop,
                 max_nodes: None,
-                settings: self.settings,
+                settings: RuleSettings::for_rule(self.pos.rule()),
                 published: None,
                 helpers: &[],
                 pace: &self.pace,
