@@ -85,7 +85,9 @@ const RANDOM_OPENING_PLIES: usize = 6;
 const SINGULAR_DEPTH: i32 = 6;
 /// Margin per ply of depth below the table's score that every other move must stay under
 /// for the table's move to be singular. Scores are in the evaluation's units, where an open
-/// three on a line weighs 43.
+/// three on a line weighs 43. Multi-cut on top (a non-PV node whose search without the table's
+/// move still reaches the test's window, and that window at or above beta, returning it)
+/// scored -13.9 +/- 28.6 Elo in freestyle (0.2 s/move, 400 games): not adopted.
 const SINGULAR_MARGIN: i32 = 4;
 
 /// Static evaluation for the side to move: its shape potential against the opponent's, the
