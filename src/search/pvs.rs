@@ -87,7 +87,11 @@ const SINGULAR_DEPTH: i32 = 6;
 /// for the table's move to be singular. Scores are in the evaluation's units, where an open
 /// three on a line weighs 43. Multi-cut on top (a non-PV node whose search without the table's
 /// move still reaches the test's window, and that window at or above beta, returning it)
-/// scored -13.9 +/- 28.6 Elo in freestyle (0.2 s/move, 400 games): not adopted.
+/// scored -13.9 +/- 28.6 Elo in freestyle (0.2 s/move, 400 games): not adopted. Nor, in the
+/// same matches, a table's move searched a ply shallower when the test fails and its score is
+/// at or above beta (+16.5 +/- 31.1), two plies of extension at a non-PV node where the other
+/// moves stay 30 points further below, at most four on a path (+17.4 +/- 31.5), or both
+/// (-10.4 +/- 31.9).
 const SINGULAR_MARGIN: i32 = 4;
 
 /// Static evaluation for the side to move: its shape potential against the opponent's, the

@@ -73,9 +73,9 @@ pub struct RuleSettings {
     /// `search::pvs`). Against the engine without singular extensions, at 0.2 s/move on
     /// 15x15 balanced openings: freestyle +19.1 +/- 32.5 and +22.6 +/- 31.9 Elo (400 games
     /// each; +20.9 +/- 22.8 together, LOS 96 %), renju +28.7 +/- 31.3 (400 games, LOS
-    /// 95 %), standard -6.9 +/- 37.3 (300 games), caro +41.9 +/- 28.8 (400 games, LOS
-    /// 99.3 %), caro-exact +13.0 +/- 32.9 (400 games). Standard goes without them; caro-exact
-    /// shares caro's settings.
+    /// 95 %), standard -6.9 +/- 37.3 (300 games) and +2.6 +/- 34.3 (400 games), caro
+    /// +41.9 +/- 28.8 (400 games, LOS 99.3 %), caro-exact +13.0 +/- 32.9 (400 games).
+    /// Standard goes without them; caro-exact shares caro's settings.
     pub singular: bool,
 }
 
