@@ -3,7 +3,7 @@
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
 //! a transposition table, killer and history ordering, late-move reductions, singular
-//! extensions (freestyle and renju) and, under freestyle, internal iterative reduction.
+//! extensions (every rule but standard) and, under freestyle, internal iterative reduction.
 //! Inside the tree the threat counts decide the moves: a node that can make five is won, a
 //! node facing a five only blocks, a node facing a flexible four (an open three on the
 //! board) only defends or counter-fours, and a flexible four or double four of the side to
