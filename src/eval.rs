@@ -43,6 +43,12 @@ use crate::types::{Color, Pos, Rule};
 /// strength; the match decides. Not adopted either: ordering moves by the hand-set weights
 /// while the evaluation reads the fitted ones, +13.9 +/- 28.8 in freestyle (400 games), not
 /// enough to keep a second table.
+///
+/// A third fit, to 5,293 freestyle games of the singular-extension matches (191,266
+/// positions, loss 0.1731 -> 0.1712; line weights [0, 0, 1, 7, 18, 94, -31, 136, 160,
+/// 10 000], bonuses [0, -7, -62, 97, 299, 3, 455, -55, 138, 0], with [`THREAT_BONUS`] fitted
+/// alongside), scored -45.0 +/- 35.9 Elo against these weights (freestyle, 0.2 s/move, 318
+/// games, stopped): not adopted. Those games were between near-identical builds.
 pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 7, 26, 62, 43, 108, 300, 10_000];
 
 /// Extra points for a combined shape, by [`Combo`] order: None, DoubleTwo, Three, FlexThree,
