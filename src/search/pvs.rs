@@ -97,20 +97,6 @@ const SINGULAR_DEPTH: i32 = 6;
 /// not adopted.
 const SINGULAR_MARGIN: i32 = 4;
 
-/// Percent of the soft limit after which no new iteration starts when the match clock binds
-/// (see [`TimeManager::should_start_iteration_scaled`]), by how many completed iterations in
-/// a row kept the best move: a move that just changed gets more time, one that has stood for
-/// several iterations less, which the later moves' shares of the clock then get.
-fn soft_percent(stable: u32) -> u64 {
-    match stable {
-        0 => 120,
-        1 => 100,
-        2 => 85,
-        3 => 70,
-        _ => 55,
-    }
-}
-
 /// Static evaluation for the side to move: its shape potential against the opponent's, the
 /// mover's counted a little higher because it moves first, plus the bonus of its
 /// [`threat_state`] (who can make a four, a four-three, a double three), which says what the
@@ -555,10 +541,8 @@ impl Worker {
         let time = ctl.time;
         let mut completed = 0;
         let mut depth = first_depth;
-        // Completed iterations in a row whose best move was the one before it.
-        let mut stable = 0;
         while depth <= max_depth {
-            if depth > first_depth && !time.should_start_iteration_scaled(soft_percent(stable)) {
+            if depth > first_depth && !time.should_start_iteration() {
                 break;
             }
             if ctl.published.is_some() {
@@ -602,9 +586,7 @@ impl Worker {
                 }
                 break;
             }
-            let previous = best;
             best = iteration_best.unwrap_or(best);
-            stable = if best == previous { stable + 1 } else { 0 };
             best_score = score;
             completed = depth;
             if let Some(share) = ctl.published {

@@ -37,13 +37,12 @@
 //!   game scaled down), the two-share rule scored +100.0 +/- 50.6 against the earlier policy
 //!   (200 games).
 //!
-//!   The search scales that soft limit by how long its best move has stood
-//!   ([`should_start_iteration_scaled`](TimeManager::should_start_iteration_scaled), the
-//!   scale from `pvs::soft_percent`): 120 % after an iteration that changed the move, 100 %
-//!   after one that kept it, down to 55 % after four or more in a row that kept it. The hard
-//!   limit does not move. At 1 s/move and 5 s/game, 15x15, balanced openings, against the
-//!   unscaled soft limit (400 games each): freestyle +26.1 +/- 28.3 Elo (LOS 93.6 %, 3.02 s
-//!   of the clock used per game against 3.20 s), renju +10.4 +/- 30.4.
+//!   Not adopted: scaling that soft limit by how long the best move has stood (120 % after
+//!   an iteration that changed it, 100 % after one that kept it, then 85 %, 70 % and 55 %
+//!   from four in a row; the hard limit unchanged). At 1 s/move and 5 s/game, balanced
+//!   openings, against the fixed soft limit: freestyle 15x15 +26.1 +/- 28.3 and
+//!   -13.9 +/- 30.0 Elo (400 games each), renju +10.4 +/- 30.4 (400), freestyle 20x20 at
+//!   1 s/6 s +4.6 +/- 34.7 (300): about +7.5 +/- 15.3 over the 1,500 games.
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
@@ -129,13 +128,8 @@ enum Mode {
     Untimed,
     /// Answer at once without searching.
     Instant,
-    /// Soft and hard limits in milliseconds since the clock's start; `by_match` when the
-    /// match clock binds (time not used now is there for later moves).
-    Timed {
-        soft: u64,
-        hard: u64,
-        by_match: bool,
-    },
+    /// Soft and hard limits in milliseconds since the clock's start.
+    Timed { soft: u64, hard: u64 },
 }
 
 /// Time and search limits of one move.
@@ -212,22 +206,9 @@ impl<C: Clock> TimeManager<C> {
     /// ([`max_depth`](Self::max_depth), [`node_limit_reached`](Self::node_limit_reached)) are
     /// the caller's loop bounds.
     pub fn should_start_iteration(&self) -> bool {
-        self.should_start_iteration_scaled(100)
-    }
-
-    /// As [`should_start_iteration`](Self::should_start_iteration), with the soft limit
-    /// scaled to `percent` % when the match clock binds (the search passes less when its best
-    /// move has stood for several iterations, more when it has just changed). When the turn
-    /// limit binds the scale is ignored: time not used on this move is lost.
-    pub fn should_start_iteration_scaled(&self, percent: u64) -> bool {
         match self.mode {
             Mode::Untimed => true,
             Mode::Instant => false,
-            Mode::Timed {
-                soft,
-                by_match: true,
-                ..
-            } => self.clock.elapsed_ms() < soft * percent / 100,
             Mode::Timed { soft, .. } => self.clock.elapsed_ms() < soft,
         }
     }
@@ -298,11 +279,7 @@ fn plan(limits: &Limits, empty: usize) -> Mode {
     let turn_soft = hard * SOFT_PERCENT_TURN / 100;
     // Late in the game the stretch shrinks to the share: then the turn-bound margin holds.
     let soft = match_soft.map_or(turn_soft, |m| m.saturating_sub(reserve).min(turn_soft));
-    Mode::Timed {
-        soft,
-        hard,
-        by_match: match_soft.is_some(),
-    }
+    Mode::Timed { soft, hard }
 }
 
 #[cfg(test)]
@@ -433,43 +410,6 @@ mod tests {
         assert!(!tm.hard_limit_reached());
         clock.set(hard);
         assert!(tm.hard_limit_reached());
-    }
-
-    #[test]
-    fn the_soft_limit_scales_only_when_the_match_clock_binds() {
-        // Match clock binding: the scale moves the soft limit, and the hard one stays.
-        let clock = FakeClock::at(0);
-        let l = limits(Some(30_000), Some(180_000), Some(180_000));
-        let tm = TimeManager::new(&l, 10, 215, &clock);
-        let soft = tm.soft_limit_ms().expect("timed");
-        let hard = tm.hard_limit_ms().expect("timed");
-        clock.set(soft / 2 - 1);
-        assert!(tm.should_start_iteration_scaled(50));
-        clock.set(soft / 2);
-        assert!(
-            !tm.should_start_iteration_scaled(50),
-            "half the soft limit passed"
-        );
-        assert!(
-            tm.should_start_iteration(),
-            "the unscaled soft limit has not"
-        );
-        clock.set(soft * 6 / 5 - 1);
-        assert!(tm.should_start_iteration_scaled(120));
-        assert!(!tm.should_start_iteration());
-        assert!(
-            soft * 6 / 5 < hard,
-            "a lengthened soft limit stays under the hard one"
-        );
-
-        // Turn limit binding: time not used is lost, so the scale is ignored.
-        let l = limits(Some(1_000), None, None);
-        let tm = TimeManager::new(&l, 10, 215, &clock);
-        let soft = tm.soft_limit_ms().expect("timed");
-        clock.set(soft - 1);
-        assert!(tm.should_start_iteration_scaled(50));
-        clock.set(soft);
-        assert!(!tm.should_start_iteration_scaled(120));
     }
 
     #[test]
