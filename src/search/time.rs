@@ -42,7 +42,10 @@
 //!   from four in a row; the hard limit unchanged). At 1 s/move and 5 s/game, balanced
 //!   openings, against the fixed soft limit: freestyle 15x15 +26.1 +/- 28.3 and
 //!   -13.9 +/- 30.0 Elo (400 games each), renju +10.4 +/- 30.4 (400), freestyle 20x20 at
-//!   1 s/6 s +4.6 +/- 34.7 (300): about +7.5 +/- 15.3 over the 1,500 games.
+//!   1 s/6 s +4.6 +/- 34.7 (300): about +7.5 +/- 15.3 over the 1,500 games. Nor three
+//!   shares for the soft limit and four for the hard one: -34.9 +/- 37.0 (freestyle 15x15,
+//!   1 s/5 s, 300 games; 3.61 s of the clock used per game against 3.22 s), though these
+//!   short games leave about a third of the clock unused.
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
