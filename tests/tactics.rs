@@ -122,6 +122,39 @@ fn quintet_mate_problems() {
     assert!(failures.len() <= 1, "{}", failures.join("\n"));
 }
 
+/// The root VCT's budget in a 1 s turn (the soft limit of `INFO timeout_turn 1000`, no match
+/// clock) reaches every quintet VCT problem from an empty solver table, the fukumi problem
+/// included; the earlier budget (capped at 40,000 nodes) did not.
+#[test]
+fn root_vct_budget_of_a_one_second_turn_solves_the_quintet_vct_problems() {
+    use wuzi::engine::Limits;
+    use wuzi::search::pvs::root_vct_budgets;
+    use wuzi::search::time::{InstantClock, TimeManager};
+    let limits = Limits {
+        timeout_turn_ms: Some(1000),
+        ..Limits::default()
+    };
+    let mut missed = Vec::new();
+    for rec in records("quintet_mate.jsonl") {
+        if rec["task"].as_str() != Some("VCT") {
+            continue;
+        }
+        let board = setup(&rec);
+        let time = TimeManager::new(
+            &limits,
+            board.stone_count(),
+            board.empty_count(),
+            InstantClock::new(std::time::Instant::now()),
+        );
+        let (budget, _) = root_vct_budgets(time.soft_limit_ms(), None);
+        let mut pos = Position::new(&board);
+        if VctSolver::new().solve(&mut pos, 8, budget).is_none() {
+            missed.push(format!("{} (budget {budget})", rec["id"]));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
 /// Solvers that play a VCT answer out against every legal defence, to check that the answer
 /// is a win and not one of a defender move set with a defence missing. Separate from the
 /// graded solvers, whose tables (and so node counts) they would otherwise change.

@@ -41,13 +41,24 @@ pub const WIN_THRESHOLD: i32 = WIN_SCORE - 1000;
 const INFINITE: i32 = WIN_SCORE + 1;
 /// Nodes the root VCF may spend before the main search.
 const ROOT_VCF_NODES: u64 = 200_000;
-/// Nodes the root VCT may spend (less when the time limit is short). Inside the tree, a VCT
-/// of 3 threats and 100 nodes at every node 5 or more plies from the horizon (nothing
-/// forced) scored +4.3 +/- 29.7 Elo (400 games, 0.2 s/move, freestyle), for about a fifth
-/// more time per depth in the bench: it does not pay there, so it runs at the root only.
-/// A timed root budget of 160 nodes per millisecond of the soft limit instead of 40 scored
-/// +6.1 +/- 25.9 (400 games, same conditions), not adopted.
+/// Nodes the root VCT and each check of the root defence may spend when the search has no
+/// clock (a depth limit scales it down), and the most a check of the root defence spends
+/// (less when the time limit is short: 40 nodes per millisecond of the soft limit). Inside the
+/// tree, a VCT of 3 threats and 100 nodes at every node 5 or more plies from the horizon
+/// (nothing forced) scored +4.3 +/- 29.7 Elo (400 games, 0.2 s/move, freestyle), for about a
+/// fifth more time per depth in the bench: it does not pay there, so it runs at the root only.
 const ROOT_VCT_NODES: u64 = 40_000;
+/// Nodes per millisecond of the soft limit the root VCT may spend in a timed search, with no
+/// cap: the solver visits about 3,000 nodes per millisecond, so this is at most about a tenth
+/// of the time (its abort stops it at a third in any case). The earlier rule, 40 per
+/// millisecond capped at [`ROOT_VCT_NODES`], left the solver about a hundredth of the time,
+/// and the cap bound from about 1 s/move on: at 1 s/move the quintet fukumi problem (132,645
+/// nodes) was out of its reach, and wins and defences of game positions that need 40,000 to
+/// 400,000 nodes were common. Against that rule, freestyle: +6.9 +/- 31.1 Elo at 0.2 s/move
+/// (400 games) and -22.3 +/- 69.0 at 1 s/move (80 games, stopped): no harm shown, the gain
+/// is in the positions it solves. (160 per millisecond, capped, scored +6.1 +/- 25.9 at
+/// 0.2 s/move, 400 games.)
+const ROOT_VCT_NODES_PER_MS: u64 = 300;
 /// Nodes a leaf VCF may spend. It is spent at every leaf where the mover has a four, so it is
 /// kept short. Against 64 at 0.2 s/move, 24 scored +19.6 +/- 20.6 Elo in freestyle (800
 /// games) and +26.7 +/- 32.7 in renju (300 games); at 1 s/move, 6 s/game in freestyle,
@@ -141,6 +152,20 @@ pub fn mover_double_three(pos: &Position) -> bool {
     pos.combo_count(me, Combo::DoubleThree) > 0
         && pos.combo_count_at_least(me.opponent(), Combo::Four) == 0
         && !pos.rule().forbids(me)
+}
+
+/// Node budgets of the root's threat-space searches: the root VCT's and each root-defence
+/// check's. They fit the soft limit, or the depth limit when the search is untimed. The root
+/// VCT's grows with the time; a defence check's is capped, since it runs once per root move.
+pub fn root_vct_budgets(soft_limit_ms: Option<u64>, max_depth: Option<u32>) -> (u64, u64) {
+    match (soft_limit_ms, max_depth) {
+        (Some(ms), _) => (ms * ROOT_VCT_NODES_PER_MS, (ms * 40).min(ROOT_VCT_NODES)),
+        (None, Some(depth)) => {
+            let nodes = (1000 * u64::from(depth) * u64::from(depth)).min(ROOT_VCT_NODES);
+            (nodes, nodes)
+        }
+        (None, None) => (ROOT_VCT_NODES, ROOT_VCT_NODES),
+    }
 }
 
 /// Search state that lives across moves: the shared table, the main thread's worker, the
@@ -352,14 +377,9 @@ impl Searcher {
                 }
             }
             main.nodes += main.vcf.nodes();
-            // Threat-space search: a budget that fits the time limit, or the depth when untimed.
-            let budget = match (time.soft_limit_ms(), time.max_depth()) {
-                (Some(ms), _) => (ms * 40).min(ROOT_VCT_NODES),
-                (None, Some(depth)) => (1000 * depth as u64 * depth as u64).min(ROOT_VCT_NODES),
-                (None, None) => ROOT_VCT_NODES,
-            };
+            let (vct_budget, budget) = root_vct_budgets(time.soft_limit_ms(), time.max_depth());
             let vct_abort = share(3);
-            if let Some(first) = main.vct.solve_until(&mut pos, 8, budget, &vct_abort) {
+            if let Some(first) = main.vct.solve_until(&mut pos, 8, vct_budget, &vct_abort) {
                 main.nodes += main.vct.nodes();
                 if !excluded.contains(&first) {
                     report(&format!("VCT found: first {first}"));
