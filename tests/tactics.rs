@@ -122,6 +122,60 @@ fn quintet_mate_problems() {
     assert!(failures.len() <= 1, "{}", failures.join("\n"));
 }
 
+/// Freestyle positions of self-play games (tests/data/vct_selfplay.jsonl) in which the side
+/// to move has a VCT but no VCF: every `stride`-th is solved from an empty table within
+/// `node_limit` nodes, and each answer is played out by the [`Referee`]. Prints the solve
+/// rate and the nodes spent (the solver's efficiency figure); returns the failures.
+fn run_vct_selfplay(stride: usize, node_limit: u64) -> Vec<String> {
+    let mut referee = Referee {
+        vct: VctSolver::new(),
+        vcf: VcfSolver::new(),
+        defences: 0,
+    };
+    let mut failures = Vec::new();
+    let (mut tried, mut nodes) = (0, Vec::new());
+    // Skipping the first stride/4 picks, at the default stride, positions that a debug build
+    // plays out in seconds (a few others take the referee minutes there).
+    for rec in records("vct_selfplay.jsonl")
+        .iter()
+        .skip(stride / 4)
+        .step_by(stride)
+    {
+        let board = setup(rec);
+        let mut pos = Position::new(&board);
+        tried += 1;
+        let mut solver = VctSolver::new();
+        match solver.solve(&mut pos, 8, node_limit) {
+            Some(answer) => {
+                nodes.push(solver.nodes());
+                if !referee.holds(&mut pos, answer, 16) {
+                    failures.push(format!("{}: {answer} does not hold", rec["id"]));
+                }
+            }
+            None => failures.push(format!("{}: no VCT found", rec["id"])),
+        }
+    }
+    nodes.sort_unstable();
+    println!(
+        "vct_selfplay: solved {}/{tried}, {} nodes in all, median {} per problem",
+        nodes.len(),
+        nodes.iter().sum::<u64>(),
+        nodes.get(nodes.len() / 2).copied().unwrap_or(0)
+    );
+    failures
+}
+
+#[test]
+fn vct_selfplay_positions() {
+    let stride = std::env::var("WUZI_VCT_STRIDE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    // Every 20th by default: the referee's play-outs are slow in a debug build.
+    let failures = run_vct_selfplay(stride, 1_000_000);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The root VCT's budget in a 1 s turn (the soft limit of `INFO timeout_turn 1000`, no match
 /// clock) reaches every quintet VCT problem from an empty solver table, the fukumi problem
 /// included; the earlier budget (capped at 40,000 nodes) did not.

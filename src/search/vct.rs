@@ -2,7 +2,8 @@
 //! and threes (moves that make a flexible four possible next), and the defender answers a four
 //! at its only point, and a three at any point that blocks it or with any counter-four. A
 //! counter-four must be blocked before the attack goes on, so a defender's own VCF refutes the
-//! attack. Bounded by attacker moves and nodes.
+//! attack, and is tried first whenever the defender has a four to start one with. Bounded by
+//! attacker moves and nodes.
 //!
 //! A quiet move that threatens a VCF (a "fukumi" move: the attacker would win by fours if
 //! allowed a second move) is an attack too, at most [`QUIET_THREATS`] times in one line. The
@@ -342,6 +343,18 @@ impl VctSolver {
         if movegen::generate(pos, &mut defences) != Situation::MustDefendThree {
             // The attacker's move threatened nothing the defender must answer.
             return false;
+        }
+        if pos.combo_count_at_least(me, Combo::Four) > 0 {
+            // A VCF of the defender's own refutes the three at once; its counter-fours below
+            // would find it too, but only after trying the blocks. Over the 82 self-play
+            // positions of tests/data/vct_selfplay.jsonl the solver's nodes fell from
+            // 8,289,100 to 6,004,089 (same 82 solved); +11.3 +/- 30.0 Elo in freestyle
+            // (0.2 s/move, 400 games).
+            let refuted = self.vcf.solve(pos, 20, INNER_VCF_NODES).is_some();
+            self.nodes += self.vcf.nodes();
+            if refuted {
+                return false;
+            }
         }
         if defences.is_empty() {
             return true;
