@@ -9,6 +9,16 @@ use wuzi::search::vcf::VcfSolver;
 use wuzi::search::vct::VctSolver;
 use wuzi::types::Pos;
 
+/// The stride of a suite's subset: the environment variable `var` (1 runs the whole suite,
+/// as scripts/tactics.sh does), else `default`.
+fn stride_from_env(var: &str, default: usize) -> usize {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(default)
+}
+
 /// Solves every `stride`-th VCF problem; returns (solved, tried, failures) and prints the
 /// solve rate with the median and slowest time per problem.
 fn run_vcf(stride: usize, node_limit: u64) -> (usize, usize, Vec<String>) {
@@ -48,10 +58,7 @@ fn run_vcf(stride: usize, node_limit: u64) -> (usize, usize, Vec<String>) {
 
 #[test]
 fn vcf_public_subset_under_node_limit() {
-    let stride = std::env::var("WUZI_VCF_STRIDE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(12);
+    let stride = stride_from_env("WUZI_VCF_STRIDE", 12);
     let (solved, tried, failures) = run_vcf(stride, 200_000);
     // The bar of the project is 98% of the whole suite; the subset must do at least as well.
     assert!(
@@ -167,11 +174,8 @@ fn run_vct_selfplay(stride: usize, node_limit: u64) -> Vec<String> {
 
 #[test]
 fn vct_selfplay_positions() {
-    let stride = std::env::var("WUZI_VCT_STRIDE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
     // Every 20th by default: the referee's play-outs are slow in a debug build.
+    let stride = stride_from_env("WUZI_VCT_STRIDE", 20);
     let failures = run_vct_selfplay(stride, 1_000_000);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
