@@ -2,8 +2,8 @@
 //! and threes (moves that make a flexible four possible next), and the defender answers a four
 //! at its only point, and a three at any point that blocks it or with any counter-four. A
 //! counter-four must be blocked before the attack goes on, so a defender's own VCF refutes the
-//! attack, and is tried first whenever the defender has a four to start one with. Bounded by
-//! attacker moves and nodes.
+//! attack, and is tried first whenever the defender has a four to start one with. Defences
+//! are tried best-ordered first. Bounded by attacker moves and nodes.
 //!
 //! A quiet move that threatens a VCF (a "fukumi" move: the attacker would win by fours if
 //! allowed a second move) is an attack too, at most [`QUIET_THREATS`] times in one line. The
@@ -312,6 +312,8 @@ impl VctSolver {
         cells.sort();
         cells.dedup();
         cells.retain(|&p| pos.board().is_empty(p));
+        // Best-ordered first, as at a defender node.
+        cells.sort_by_cached_key(|&p| (Reverse(movegen::order_score(pos, p)), p));
         Some(cells)
     }
 
@@ -359,6 +361,12 @@ impl VctSolver {
         if defences.is_empty() {
             return true;
         }
+        // Best-ordered defences first, so that a refuting one, when there is one, comes
+        // early. With these and the quiet threats' defences (below) ordered instead of taken
+        // in board order, the 82 self-play positions cost 3,395,444 nodes instead of
+        // 6,004,089 (same 82 solved), and the quintet fukumi problem 34,498 instead of 119,663;
+        // +12.2 +/- 27.6 Elo in freestyle (0.2 s/move, 400 games).
+        defences.sort_by_key(|&(p, score)| (Reverse(score), p));
         for (d, _) in defences {
             pos.make_move(d);
             let won = self.attacker_node(pos, depth, &mut None, abort);
