@@ -43,7 +43,7 @@ const INFINITE: i32 = WIN_SCORE + 1;
 const ROOT_VCF_NODES: u64 = 200_000;
 /// Nodes the root VCT and each check of the root defence may spend when the search has no
 /// clock (a depth limit scales it down), and the most a check of the root defence spends
-/// (less when the time limit is short: 40 nodes per millisecond of the soft limit). Inside the
+/// (less when the time limit is short: [`ROOT_DEFENCE_NODES_PER_MS`]). Inside the
 /// tree, a VCT of 3 threats and 100 nodes at every node 5 or more plies from the horizon
 /// (nothing forced) scored +4.3 +/- 29.7 Elo (400 games, 0.2 s/move, freestyle), for about a
 /// fifth more time per depth in the bench: it does not pay there, so it runs at the root only.
@@ -59,6 +59,9 @@ const ROOT_VCT_NODES: u64 = 40_000;
 /// is in the positions it solves. (160 per millisecond, capped, scored +6.1 +/- 25.9 at
 /// 0.2 s/move, 400 games.)
 const ROOT_VCT_NODES_PER_MS: u64 = 300;
+/// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
+/// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
+const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
 /// Nodes a leaf VCF may spend. It is spent at every leaf where the mover has a four, so it is
 /// kept short. Against 64 at 0.2 s/move, 24 scored +19.6 +/- 20.6 Elo in freestyle (800
 /// games) and +26.7 +/- 32.7 in renju (300 games); at 1 s/move, 6 s/game in freestyle,
@@ -157,12 +160,15 @@ pub fn mover_double_three(pos: &Position) -> bool {
 /// Node budgets of the root's threat-space searches: the root VCT's and each root-defence
 /// check's. They fit the soft limit, or the depth limit when the search is untimed. The root
 /// VCT's grows with the time; a defence check's is capped, since it runs once per root move.
-/// A defence check of 150 nodes per millisecond capped at 200,000 (instead of 40 capped at
-/// [`ROOT_VCT_NODES`]) scored -13.0 +/- 28.0 Elo (freestyle, 0.2 s/move, 400 games): not
-/// adopted.
+/// A defence check of 150 nodes per millisecond capped at 200,000 (instead of
+/// [`ROOT_DEFENCE_NODES_PER_MS`] capped at [`ROOT_VCT_NODES`]) scored -13.0 +/- 28.0 Elo
+/// (freestyle, 0.2 s/move, 400 games): not adopted.
 pub fn root_vct_budgets(soft_limit_ms: Option<u64>, max_depth: Option<u32>) -> (u64, u64) {
     match (soft_limit_ms, max_depth) {
-        (Some(ms), _) => (ms * ROOT_VCT_NODES_PER_MS, (ms * 40).min(ROOT_VCT_NODES)),
+        (Some(ms), _) => (
+            ms * ROOT_VCT_NODES_PER_MS,
+            (ms * ROOT_DEFENCE_NODES_PER_MS).min(ROOT_VCT_NODES),
+        ),
         (None, Some(depth)) => {
             let nodes = (1000 * u64::from(depth) * u64::from(depth)).min(ROOT_VCT_NODES);
             (nodes, nodes)
