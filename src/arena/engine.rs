@@ -230,7 +230,9 @@ impl EngineProcess {
     }
 
     /// Writes the lines (each followed by `\n`) in one write and flushes; returns the instant
-    /// just after the flush, from which the reply is timed.
+    /// just before the write, from which the reply is timed. The engine may read the lines as
+    /// soon as the write begins, and a loaded machine can hold this thread for milliseconds
+    /// after the flush, so a clock read after it could charge the engine less than it took.
     ///
     /// # Errors
     /// When the pipe is closed (the engine has exited).
@@ -245,9 +247,10 @@ impl EngineProcess {
             .stdin
             .as_mut()
             .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))?;
+        let at = Instant::now();
         stdin.write_all(buf.as_bytes())?;
         stdin.flush()?;
-        Ok(Instant::now())
+        Ok(at)
     }
 
     /// Waits for the next non-empty line until `deadline`, looking at `abort` regularly.
