@@ -38,11 +38,31 @@ fn engine(mode: &str, extra: &str) -> String {
     format!("cmd='{}' {mode} {extra}", engine_exe().display())
 }
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A test's scratch folder under the system's temporary folder. It is removed when the test
+/// passes and kept when it fails, so the runner's files can be read after a failure.
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("wuzi-arena-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
+    TempDir(dir)
 }
 
 /// Builds an argument list; items separated by `|` so that engine commands keep spaces.
@@ -249,7 +269,7 @@ fn slow_engine_is_killed_at_the_deadline() {
 
 #[test]
 fn late_reply_within_tolerance_counts_and_uses_the_match_clock() {
-    let dir = temp_dir("tolerance");
+    let dir = temp_dir("tolerance-log");
     let log = dir.join("slow.log");
     let (record, _) = one_game(
         "tolerance",
