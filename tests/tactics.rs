@@ -129,11 +129,17 @@ fn quintet_mate_problems() {
     assert!(failures.len() <= 1, "{}", failures.join("\n"));
 }
 
-/// Freestyle positions of self-play games (tests/data/vct_selfplay.jsonl) in which the side
-/// to move has a VCT but no VCF: every `stride`-th is solved from an empty table within
-/// `node_limit` nodes, and each answer is played out by the [`Referee`]. Prints the solve
-/// rate and the nodes spent (the solver's efficiency figure); returns the failures.
-fn run_vct_selfplay(stride: usize, node_limit: u64) -> Vec<String> {
+/// The root VCT's budgets at 0.2 s and 1 s a move (300 nodes per millisecond of the soft
+/// limits, 150 and 900 ms), for the reach figures of [`run_vct_selfplay`].
+const ROOT_VCT_REACH: [u64; 2] = [45_000, 270_000];
+
+/// Positions of self-play games (`file`: tests/data/vct_selfplay.jsonl, freestyle, or
+/// vct_renju_selfplay.jsonl) in which the side to move has a VCT but no VCF: every
+/// `stride`-th is solved from an empty table within `node_limit` nodes, and each answer is
+/// played out by the [`Referee`]. Prints the solve rate, the nodes spent (the solver's
+/// efficiency figure) and how many are solved within the root budgets of a 0.2 s and a 1 s
+/// move; returns the failures.
+fn run_vct_selfplay(file: &str, stride: usize, node_limit: u64) -> Vec<String> {
     let mut referee = Referee {
         vct: VctSolver::new(),
         vcf: VcfSolver::new(),
@@ -143,11 +149,7 @@ fn run_vct_selfplay(stride: usize, node_limit: u64) -> Vec<String> {
     let (mut tried, mut nodes) = (0, Vec::new());
     // Skipping the first stride/4 picks, at the default stride, positions that a debug build
     // plays out in seconds (a few others take the referee minutes there).
-    for rec in records("vct_selfplay.jsonl")
-        .iter()
-        .skip(stride / 4)
-        .step_by(stride)
-    {
+    for rec in records(file).iter().skip(stride / 4).step_by(stride) {
         let board = setup(rec);
         let mut pos = Position::new(&board);
         tried += 1;
@@ -163,11 +165,18 @@ fn run_vct_selfplay(stride: usize, node_limit: u64) -> Vec<String> {
         }
     }
     nodes.sort_unstable();
+    let within = ROOT_VCT_REACH.map(|budget| nodes.iter().filter(|&&n| n <= budget).count());
     println!(
-        "vct_selfplay: solved {}/{tried}, {} nodes in all, median {} per problem",
+        "{}: solved {}/{tried}, {} nodes in all, median {} per problem, within {} nodes {}, \
+         within {} nodes {}",
+        file.trim_end_matches(".jsonl"),
         nodes.len(),
         nodes.iter().sum::<u64>(),
-        nodes.get(nodes.len() / 2).copied().unwrap_or(0)
+        nodes.get(nodes.len() / 2).copied().unwrap_or(0),
+        ROOT_VCT_REACH[0],
+        within[0],
+        ROOT_VCT_REACH[1],
+        within[1]
     );
     failures
 }
@@ -176,7 +185,16 @@ fn run_vct_selfplay(stride: usize, node_limit: u64) -> Vec<String> {
 fn vct_selfplay_positions() {
     // Every 20th by default: the referee's play-outs are slow in a debug build.
     let stride = stride_from_env("WUZI_VCT_STRIDE", 20);
-    let failures = run_vct_selfplay(stride, 1_000_000);
+    let failures = run_vct_selfplay("vct_selfplay.jsonl", stride, 1_000_000);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn vct_renju_selfplay_positions() {
+    // Black's answers must not pass through a foul, and white's may count on black's fouls:
+    // the referee plays every legal defence, black's fouls aside.
+    let stride = stride_from_env("WUZI_VCT_STRIDE", 70);
+    let failures = run_vct_selfplay("vct_renju_selfplay.jsonl", stride, 1_000_000);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -269,10 +269,10 @@ pub fn max_threads() -> usize {
 /// Upper bound of the thread count.
 pub const MAX_THREADS: usize = 64;
 
-/// Bytes a helper thread's own tables take (two VCF tables and a VCT table of 1 MiB each,
-/// its buffers, and a thread stack); the engine keeps them out of the table's share of
+/// Bytes a helper thread's own tables take (two VCF tables and the VCT's two tables of 1 MiB
+/// each, its buffers, and a thread stack); the engine keeps them out of the table's share of
 /// `max_memory`.
-pub const HELPER_BYTES: usize = 5 << 20;
+pub const HELPER_BYTES: usize = 6 << 20;
 
 impl Searcher {
     /// A searcher with a table of `tt_bytes` bytes.
