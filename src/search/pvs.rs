@@ -57,7 +57,9 @@ const ROOT_VCT_NODES: u64 = 40_000;
 /// 400,000 nodes were common. Against that rule, freestyle: +6.9 +/- 31.1 Elo at 0.2 s/move
 /// (400 games) and -22.3 +/- 69.0 at 1 s/move (80 games, stopped): no harm shown, the gain
 /// is in the positions it solves. (160 per millisecond, capped, scored +6.1 +/- 25.9 at
-/// 0.2 s/move, 400 games.)
+/// 0.2 s/move, 400 games.) Twice as much, 600 per millisecond, with the VCT's table of
+/// wins, scored -37.2 +/- 33.0 against 300 (freestyle, 0.2 s/move, 300 games, stopped): not
+/// adopted.
 const ROOT_VCT_NODES_PER_MS: u64 = 300;
 /// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
@@ -389,8 +391,8 @@ impl Searcher {
             let (vct_budget, budget) = root_vct_budgets(time.soft_limit_ms(), time.max_depth());
             let vct_abort = share(3);
             if let Some(first) = main.vct.solve_until(&mut pos, 8, vct_budget, &vct_abort) {
-                main.nodes += main.vct.nodes();
                 if !excluded.contains(&first) {
+                    main.nodes += main.vct.nodes();
                     report(&format!("VCT found: first {first}"));
                     return main.result(first, WIN_SCORE - 100, 1);
                 }
