@@ -129,16 +129,31 @@ fn quintet_mate_problems() {
     assert!(failures.len() <= 1, "{}", failures.join("\n"));
 }
 
-/// The root VCT's budgets at 0.2 s and 1 s a move (300 nodes per millisecond of the soft
-/// limits, 150 and 900 ms), for the reach figures of [`run_vct_selfplay`].
-const ROOT_VCT_REACH: [u64; 2] = [45_000, 270_000];
+/// The root VCT's node budget when a move may take `turn_ms` (`INFO timeout_turn`, no match
+/// clock) on `board`.
+fn root_vct_budget(turn_ms: i64, board: &wuzi::board::Board) -> u64 {
+    use wuzi::engine::Limits;
+    use wuzi::search::pvs::root_vct_budgets;
+    use wuzi::search::time::{InstantClock, TimeManager};
+    let limits = Limits {
+        timeout_turn_ms: Some(turn_ms),
+        ..Limits::default()
+    };
+    let time = TimeManager::new(
+        &limits,
+        board.stone_count(),
+        board.empty_count(),
+        InstantClock::new(std::time::Instant::now()),
+    );
+    root_vct_budgets(time.soft_limit_ms(), None).0
+}
 
 /// Positions of self-play games (`file`: tests/data/vct_selfplay.jsonl, freestyle, or
 /// vct_renju_selfplay.jsonl) in which the side to move has a VCT but no VCF: every
 /// `stride`-th is solved from an empty table within `node_limit` nodes, and each answer is
 /// played out by the [`Referee`]. Prints the solve rate, the nodes spent (the solver's
-/// efficiency figure) and how many are solved within the root budgets of a 0.2 s and a 1 s
-/// move; returns the failures.
+/// efficiency figure) and how many are solved within the root VCT's budgets of a 0.2 s and
+/// a 1 s move ([`root_vct_budget`]); returns the failures.
 fn run_vct_selfplay(file: &str, stride: usize, node_limit: u64) -> Vec<String> {
     let mut referee = Referee {
         vct: VctSolver::new(),
@@ -165,17 +180,20 @@ fn run_vct_selfplay(file: &str, stride: usize, node_limit: u64) -> Vec<String> {
         }
     }
     nodes.sort_unstable();
-    let within = ROOT_VCT_REACH.map(|budget| nodes.iter().filter(|&&n| n <= budget).count());
+    // Reach: how many the root VCT of a 0.2 s and of a 1 s move would solve.
+    let empty = wuzi::board::Board::new(15, 15, wuzi::types::Rule::Freestyle).expect("15x15");
+    let budgets = [200, 1000].map(|ms| root_vct_budget(ms, &empty));
+    let within = budgets.map(|budget| nodes.iter().filter(|&&n| n <= budget).count());
     println!(
-        "{}: solved {}/{tried}, {} nodes in all, median {} per problem, within {} nodes {}, \
-         within {} nodes {}",
+        "{}: solved {}/{tried}, {} nodes in all, median {} per problem, within {} nodes \
+         (0.2 s/move) {}, within {} nodes (1 s/move) {}",
         file.trim_end_matches(".jsonl"),
         nodes.len(),
         nodes.iter().sum::<u64>(),
         nodes.get(nodes.len() / 2).copied().unwrap_or(0),
-        ROOT_VCT_REACH[0],
+        budgets[0],
         within[0],
-        ROOT_VCT_REACH[1],
+        budgets[1],
         within[1]
     );
     failures
@@ -203,26 +221,13 @@ fn vct_renju_selfplay_positions() {
 /// included; the earlier budget (capped at 40,000 nodes) did not.
 #[test]
 fn root_vct_budget_of_a_one_second_turn_solves_the_quintet_vct_problems() {
-    use wuzi::engine::Limits;
-    use wuzi::search::pvs::root_vct_budgets;
-    use wuzi::search::time::{InstantClock, TimeManager};
-    let limits = Limits {
-        timeout_turn_ms: Some(1000),
-        ..Limits::default()
-    };
     let mut missed = Vec::new();
     for rec in records("quintet_mate.jsonl") {
         if rec["task"].as_str() != Some("VCT") {
             continue;
         }
         let board = setup(&rec);
-        let time = TimeManager::new(
-            &limits,
-            board.stone_count(),
-            board.empty_count(),
-            InstantClock::new(std::time::Instant::now()),
-        );
-        let (budget, _) = root_vct_budgets(time.soft_limit_ms(), None);
+        let budget = root_vct_budget(1000, &board);
         let mut pos = Position::new(&board);
         if VctSolver::new().solve(&mut pos, 8, budget).is_none() {
             missed.push(format!("{} (budget {budget})", rec["id"]));

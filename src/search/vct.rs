@@ -58,7 +58,7 @@ impl Entry {
 /// left, which they depend on), the 82 freestyle self-play positions of
 /// tests/data/vct_selfplay.jsonl cost 2,280,178 nodes instead of 3,395,444, and of the 287
 /// renju ones of vct_renju_selfplay.jsonl 287 are solved within 1,000,000 nodes instead of
-/// 278 (265 instead of 251 within the root budget of a 1 s move, 270,000). Against the
+/// 278 (263 instead of 249 within the root budget of a 1 s move, 245,700). Against the
 /// engine without it, 0.2 s/move, 400 games each: renju +16.5 +/- 29.8 Elo, freestyle
 /// -8.7 +/- 27.5; kept for what it solves, with no loss shown.
 pub struct VctSolver {
