@@ -57,9 +57,9 @@ const ROOT_VCT_NODES: u64 = 40_000;
 /// 400,000 nodes were common. Against that rule, freestyle: +6.9 +/- 31.1 Elo at 0.2 s/move
 /// (400 games) and -22.3 +/- 69.0 at 1 s/move (80 games, stopped): no harm shown, the gain
 /// is in the positions it solves. (160 per millisecond, capped, scored +6.1 +/- 25.9 at
-/// 0.2 s/move, 400 games.) Twice as much, 600 per millisecond, with the VCT's table of
-/// wins, scored -37.2 +/- 33.0 against 300 (freestyle, 0.2 s/move, 300 games, stopped): not
-/// adopted.
+/// 0.2 s/move, 400 games.) Twice as much, 600 per millisecond, scored -37.2 +/- 33.0
+/// against 300 (freestyle, 0.2 s/move, 300 games, stopped, both with a VCT table of wins
+/// that was not adopted either, see [`VctSolver`]): not adopted.
 const ROOT_VCT_NODES_PER_MS: u64 = 300;
 /// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
@@ -271,10 +271,10 @@ pub fn max_threads() -> usize {
 /// Upper bound of the thread count.
 pub const MAX_THREADS: usize = 64;
 
-/// Bytes a helper thread's own tables take (two VCF tables and the VCT's two tables of 1 MiB
-/// each, its buffers, and a thread stack); the engine keeps them out of the table's share of
+/// Bytes a helper thread's own tables take (two VCF tables and a VCT table of 1 MiB each,
+/// its buffers, and a thread stack); the engine keeps them out of the table's share of
 /// `max_memory`.
-pub const HELPER_BYTES: usize = 6 << 20;
+pub const HELPER_BYTES: usize = 5 << 20;
 
 impl Searcher {
     /// A searcher with a table of `tt_bytes` bytes.

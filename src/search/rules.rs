@@ -34,10 +34,10 @@ pub struct RuleSettings {
     /// and, dropping moves only when a checked move survives, +12.2 +/- 28.3 (400 games);
     /// caro -13.0 +/- 29.4 (400 games). The VCF defence (fours only) in renju:
     /// +18.3 +/- 24.4 and +13.9 +/- 29.1 (400 games each, about +16 +/- 19 together). Caro
-    /// goes without: the VCF defence scored -0.9 +/- 28.1 there (400 games). Once the VCT
-    /// solver kept a table of wins (and solved 287 of the renju self-play set where it had
-    /// solved 278), the VCT defence in renju was tried again against the VCF one: -0.9 +/-
-    /// 28.9 (400 games), so renju keeps the VCF defence.
+    /// goes without: the VCF defence scored -0.9 +/- 28.1 there (400 games). With a VCT
+    /// table of wins (which solved 287 renju self-play positions where the solver solves 278;
+    /// not adopted, see `VctSolver`), the VCT defence in renju was tried again against the
+    /// VCF one: -0.9 +/- 28.9 (400 games), so renju keeps the VCF defence.
     pub root_defence: Option<Threats>,
     /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]).
     ///

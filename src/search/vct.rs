@@ -28,42 +28,18 @@ const QUIET_THREATS: u8 = 2;
 /// [`VctSolver::quiet_threats`]).
 const QUIET_CANDIDATES: usize = 24;
 
-/// What the solver learnt about a position with the attacker to move, searched with `depth`
-/// threats and `quiet` quiet threats left.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    hash: u64,
-    depth: u8,
-    quiet: u8,
-    /// The first move of the win (in the table of wins).
-    first: Option<Pos>,
-}
-
-impl Entry {
-    fn new(hash: u64, depth: u8, quiet: u8, first: Option<Pos>) -> Entry {
-        Entry {
-            hash,
-            depth,
-            quiet,
-            first,
-        }
-    }
-}
-
-/// A VCT solver with a table of positions it has shown to have no VCT and a table of those
-/// it has shown to win.
+/// A VCT solver with a table of positions it has shown to have no VCT.
 ///
-/// The table of wins lets each deepening step, and the next search in the game, read back
-/// the wins the last one proved. With it (and the failures marked with the quiet threats
-/// left, which they depend on), the 82 freestyle self-play positions of
-/// tests/data/vct_selfplay.jsonl cost 2,280,178 nodes instead of 3,395,444, and of the 287
-/// renju ones of vct_renju_selfplay.jsonl 287 are solved within 1,000,000 nodes instead of
-/// 278 (263 instead of 249 within the root budget of a 1 s move, 245,700). Against the
-/// engine without it, 0.2 s/move, 400 games each: renju +16.5 +/- 29.8 Elo, freestyle
-/// -8.7 +/- 27.5; kept for what it solves, with no loss shown.
+/// Not adopted: a second table, of the positions shown to win (read back by each deepening
+/// step and by the next search of the game), with both tables read before the inner VCF and
+/// the failures marked with the quiet threats left. It cut the 82 freestyle positions of
+/// tests/data/vct_selfplay.jsonl from 3,395,444 nodes to 2,280,178 and solved 9 more renju
+/// self-play positions within 1,000,000 nodes (the 287 found by a wider scan; the 278 the
+/// solver finds are tests/data/vct_renju_selfplay.jsonl), but scored, against the solver
+/// without it: renju +16.5 +/- 29.8 Elo, freestyle -8.7 +/- 27.5 (0.2 s/move, 400 games
+/// each) and -25.8 +/- 28.9 at 0.5 s/move (380 games, stopped).
 pub struct VctSolver {
-    failed: Vec<Entry>,
-    won: Vec<Entry>,
+    failed: Vec<(u64, u8)>,
     vcf: VcfSolver,
     nodes: u64,
     next_check: u64,
@@ -83,8 +59,7 @@ impl VctSolver {
     /// An empty solver.
     pub fn new() -> VctSolver {
         VctSolver {
-            failed: vec![Entry::default(); TABLE_SIZE],
-            won: vec![Entry::default(); TABLE_SIZE],
+            failed: vec![(0, 0); TABLE_SIZE],
             vcf: VcfSolver::new(),
             nodes: 0,
             next_check: 0,
@@ -96,8 +71,7 @@ impl VctSolver {
 
     /// Forgets stored results.
     pub fn clear(&mut self) {
-        self.failed.fill(Entry::default());
-        self.won.fill(Entry::default());
+        self.failed.iter_mut().for_each(|e| *e = (0, 0));
         self.vcf.clear();
     }
 
@@ -184,39 +158,20 @@ impl VctSolver {
             }
             return won;
         }
-        // The tables come before the inner VCF, which costs up to INNER_VCF_NODES where an
-        // entry costs one probe. No VCT with more threats or quiet threats than searched means
-        // none with fewer; a win with fewer is a win with more.
-        let slot = pos.hash() as usize % TABLE_SIZE;
-        let failed = self.failed[slot];
-        if failed.hash == pos.hash() && failed.depth >= depth && failed.quiet >= self.quiet_left {
-            return false;
-        }
-        let won = self.won[slot];
-        if won.hash == pos.hash() && won.depth <= depth && won.quiet <= self.quiet_left {
-            *first = first.or(won.first);
-            return true;
-        }
         let line = self.vcf.solve(pos, 20, INNER_VCF_NODES);
         // Counted whether or not it wins: the budget and the abort checks must see this work.
         self.nodes += self.vcf.nodes();
         if let Some(line) = line {
             *first = first.or(Some(line[0]));
-            // A VCF wins with any depth: stored unless it would evict a deeper win.
-            if self.won[slot].depth == 0 {
-                self.won[slot] = Entry::new(pos.hash(), 0, 0, Some(line[0]));
-            }
             return true;
         }
-        if self.out_of_nodes() {
+        if depth == 0 || self.out_of_nodes() {
             return false;
         }
-        if depth == 0 {
-            // No VCF: no win with no threats left, whatever the quiet threats left (unless
-            // it would evict a deeper failure).
-            if self.failed[slot].depth == 0 {
-                self.failed[slot] = Entry::new(pos.hash(), 0, u8::MAX, None);
-            }
+        let slot = pos.hash() as usize % TABLE_SIZE;
+        if self.failed[slot] == (pos.hash(), depth)
+            || (self.failed[slot].0 == pos.hash() && self.failed[slot].1 > depth)
+        {
             return false;
         }
         let mut threats: Vec<(Pos, Combo, i32)> = Vec::new();
@@ -238,7 +193,6 @@ impl VctSolver {
             pos.undo_move();
             if won {
                 *first = first.or(Some(m));
-                self.won[slot] = Entry::new(pos.hash(), depth, self.quiet_left, Some(m));
                 return true;
             }
             if self.out_of_nodes() {
@@ -247,12 +201,9 @@ impl VctSolver {
         }
         if self.quiet_left > 0 && depth > 1 {
             self.quiet_left -= 1;
-            let mut quiet_first = None;
-            let won = self.quiet_threats(pos, depth, &mut quiet_first, abort);
+            let won = self.quiet_threats(pos, depth, first, abort);
             self.quiet_left += 1;
-            if let (true, Some(m)) = (won, quiet_first) {
-                *first = first.or(Some(m));
-                self.won[slot] = Entry::new(pos.hash(), depth, self.quiet_left, Some(m));
+            if won {
                 return true;
             }
             if self.out_of_nodes() {
@@ -260,9 +211,7 @@ impl VctSolver {
             }
         }
         // Stored only after the quiet threats too: the entry means "no VCT of this depth".
-        // Quiet threats are tried from two threats left, so a failure with one holds for any.
-        let quiet = if depth > 1 { self.quiet_left } else { u8::MAX };
-        self.failed[slot] = Entry::new(pos.hash(), depth, quiet, None);
+        self.failed[slot] = (pos.hash(), depth);
         false
     }
 
@@ -436,55 +385,5 @@ impl VctSolver {
             }
         }
         true
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::Board;
-    use crate::types::Rule;
-
-    /// Black to move in freestyle with two twos that cross at (8,7): a double three there
-    /// wins by threats, and black has no four for a VCF.
-    fn double_three_position() -> Position {
-        let black = [(5, 7), (6, 7), (8, 5), (8, 6)];
-        let white = [(0, 0), (14, 0), (0, 14), (14, 14)];
-        let board = Board::from_stones(15, 15, Rule::Freestyle, &black, &white, Color::Black)
-            .expect("a legal position");
-        Position::new(&board)
-    }
-
-    #[test]
-    fn a_proven_win_is_read_back_from_the_table_until_cleared() {
-        let mut pos = double_three_position();
-        let mut solver = VctSolver::new();
-        let first = solver.solve(&mut pos, 8, 100_000);
-        assert!(first.is_some(), "the double three wins");
-        let nodes = solver.nodes();
-        assert!(nodes > 1, "a win needs a search: {nodes} nodes");
-        // The root is in the tables now (its win, and its failures at fewer threats): the
-        // same answer from one node per deepening step at most.
-        assert_eq!(solver.solve(&mut pos, 8, 100_000), first);
-        assert!(
-            solver.nodes() <= 8 && solver.nodes() < nodes,
-            "{}",
-            solver.nodes()
-        );
-        // A cleared table searches again.
-        solver.clear();
-        assert_eq!(solver.solve(&mut pos, 8, 100_000), first);
-        assert_eq!(solver.nodes(), nodes);
-    }
-
-    #[test]
-    fn a_win_is_not_reported_for_the_other_side() {
-        // The table keys include the side to move: white, to move in the same position, has
-        // no VCT even though black's win is stored.
-        let mut pos = double_three_position();
-        let mut solver = VctSolver::new();
-        assert!(solver.solve(&mut pos, 8, 100_000).is_some());
-        pos.toggle_side();
-        assert_eq!(solver.solve(&mut pos, 8, 100_000), None);
     }
 }
