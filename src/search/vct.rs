@@ -318,11 +318,11 @@ impl VctSolver {
                 cells.push(p);
             }
         });
-        cells.sort();
-        cells.dedup();
         cells.retain(|&p| pos.board().is_empty(p));
-        // Best-ordered first, as at a defender node.
+        // Best-ordered first, as at a defender node. A point listed twice gets one key, so
+        // its copies end up side by side for dedup.
         cells.sort_by_cached_key(|&p| (Reverse(movegen::order_score(pos, p)), p));
+        cells.dedup();
         Some(cells)
     }
 
