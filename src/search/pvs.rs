@@ -61,6 +61,10 @@ const ROOT_VCT_NODES: u64 = 40_000;
 /// against 300 (freestyle, 0.2 s/move, 300 games, stopped, both with a VCT table of wins
 /// that was not adopted either, see [`VctSolver`]): not adopted.
 const ROOT_VCT_NODES_PER_MS: u64 = 300;
+/// Most attacker threats in a root VCT line. Ten instead of eight solves 5 more of 293 renju
+/// self-play positions within 2,000,000 nodes (1 more within the 0.2 s budget), but scored
+/// -1.7 +/- 26.1 Elo in renju (0.2 s/move, 400 games): not adopted.
+const ROOT_VCT_THREATS: u32 = 8;
 /// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
 const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
@@ -390,7 +394,10 @@ impl Searcher {
             main.nodes += main.vcf.nodes();
             let (vct_budget, budget) = root_vct_budgets(time.soft_limit_ms(), time.max_depth());
             let vct_abort = share(3);
-            if let Some(first) = main.vct.solve_until(&mut pos, 8, vct_budget, &vct_abort) {
+            if let Some(first) =
+                main.vct
+                    .solve_until(&mut pos, ROOT_VCT_THREATS, vct_budget, &vct_abort)
+            {
                 if !excluded.contains(&first) {
                     main.nodes += main.vct.nodes();
                     report(&format!("VCT found: first {first}"));
