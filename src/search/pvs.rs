@@ -106,7 +106,10 @@ const IIR_DEPTH: i32 = 4;
 /// and freestyle at 0.5 s/move, +8.7 +/- 42.6 (200 games).
 /// The bench reaches its depths in 11 % fewer nodes: fewer re-searches. 150 against 100
 /// scored -2.6 +/- 29.8 (freestyle, 400 games), and 30 against 60 -38.6 +/- 36.1 (300
-/// games, freestyle, stopped).
+/// games, freestyle, stopped). Not adopted either (0.2 s/move, 400 games each): doubling
+/// instead of tripling after each failure, freestyle +13.0 +/- 27.0 and renju -12.2 +/-
+/// 27.0; the window from depth 4 instead of 5, freestyle +16.5 +/- 31.9 and renju -29.6
+/// +/- 31.6.
 const ASPIRATION_WINDOW: i32 = 100;
 /// Plies from the start of the game during which equal root moves are chosen at random.
 const RANDOM_OPENING_PLIES: usize = 6;
