@@ -49,9 +49,11 @@ pub struct RuleSettings {
     /// -32.5 +/- 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games), so
     /// it was not adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3
     /// (328 games, SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in
-    /// freestyle (400 games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games),
-    /// not enough to adopt them. With the fitted evaluation weights, renju pruned at depths
-    /// 5 and 6 again scored -26.9 +/- 39.4 (220 games).
+    /// freestyle (400 games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games)
+    /// and later +10.4 +/- 31.9 (400 games; +8.7 +/- 16.8 over the 1,300, LOS 85 %), not
+    /// enough to adopt them. With the fitted evaluation weights, renju pruned at depths
+    /// 5 and 6 again scored -26.9 +/- 39.4 (220 games), and once renju no longer pruned
+    /// flexible threes, -39.7 +/- 37.0 (310 games, stopped).
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions: a flexible three under freestyle, a four under the other rules (never
@@ -64,6 +66,9 @@ pub struct RuleSettings {
     /// 32.1 (400 games each; +18.1 +/- 18.1 over the 1,200, LOS 97.5 %), so renju has it
     /// too. Standard and caro keep the four: standard scored -18.3 +/- 32.5 (400 games);
     /// caro +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over 1,200).
+    /// Sparing also the moves that take a point where the opponent would make a flexible
+    /// three scored -63.8 +/- 34.6 in freestyle (270 games, stopped): the bench took 43 %
+    /// more nodes to reach its depths.
     pub own_threat_floor: Combo,
     /// Whether internal iterative reduction runs (a non-PV node with no table move, far
     /// enough from the horizon, searched a ply shallower). Against the engine without it at
