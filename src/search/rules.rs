@@ -64,7 +64,7 @@ pub struct RuleSettings {
     /// SPRT H1); +30.8 +/- 22.8 together (LOS 99.6 %). Renju: +24.4 +/- 31.1, with the
     /// refitted evaluation +6.9 +/- 30.8, and with the aspiration window of 100 +23.5 +/-
     /// 32.1 (400 games each; +18.1 +/- 18.1 over the 1,200, LOS 97.5 %), so renju has it
-    /// too. Standard and caro keep the four: standard scored -18.3 +/- 32.5 (400 games)
+    /// too; at 0.5 s/move, +33.4 +/- 49.7 (190 games). Standard and caro keep the four: standard scored -18.3 +/- 32.5 (400 games)
     /// and later -33.9 +/- 41.0 (280 games, stopped);
     /// caro +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over 1,200).
     /// Sparing also the moves that take a point where the opponent would make a flexible
