@@ -111,6 +111,9 @@ const IIR_DEPTH: i32 = 4;
 /// 27.0; the window from depth 4 instead of 5, freestyle +16.5 +/- 31.9 and renju -29.6
 /// +/- 31.6.
 const ASPIRATION_WINDOW: i32 = 100;
+/// First depth searched with an aspiration window; shallower depths use the full window.
+/// From depth 4 instead: see [`ASPIRATION_WINDOW`].
+const ASPIRATION_DEPTH: u32 = 5;
 /// Plies from the start of the game during which equal root moves are chosen at random.
 const RANDOM_OPENING_PLIES: usize = 6;
 /// Fewest plies from the horizon at which the table's move may be extended as singular
@@ -611,7 +614,7 @@ impl Worker {
             // The window is ASPIRATION_WINDOW either side of the last depth's score.
             let (mut alpha, mut beta) = (-INFINITE, INFINITE);
             let mut delta = ASPIRATION_WINDOW;
-            if depth >= 5 && best_score.abs() < WIN_THRESHOLD {
+            if depth >= ASPIRATION_DEPTH && best_score.abs() < WIN_THRESHOLD {
                 alpha = best_score - delta;
                 beta = best_score + delta;
             }
@@ -1003,9 +1006,9 @@ impl Worker {
             usize::MAX
         };
         // A move is quiet (no four for either side: killers and history learn from it) and
-        // reducible (quiet, and under freestyle not making a flexible three either: it may
-        // be pruned or reduced, see [`RuleSettings::own_threat_floor`]). One read of each
-        // side's shape answers both.
+        // reducible (quiet, and below the rule's threat floor, a flexible three under
+        // freestyle and renju: it may be pruned or reduced, see
+        // [`RuleSettings::own_threat_floor`]). One read of each side's shape answers both.
         let threat_floor = settings.own_threat_floor;
         let classify = |pos: &Position, m: Pos| {
             let mine = pos.shape(m, me).combo();

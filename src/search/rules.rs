@@ -56,20 +56,21 @@ pub struct RuleSettings {
     /// flexible threes, -39.7 +/- 37.0 (310 games, stopped).
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
-    /// reductions: a flexible three under freestyle, a four under the other rules (never
-    /// above a four: a reducible move is a quiet one that also stays below this). A flexible
-    /// three threatens a flexible four and must be answered, so it is searched like a four.
+    /// reductions: a flexible three under freestyle and renju, a four under standard and
+    /// caro (never above a four: a reducible move is a quiet one that also stays below
+    /// this). A flexible three threatens a flexible four and must be answered, so it is
+    /// searched like a four.
     /// Against the engine that pruned and reduced it, at 0.2 s/move on 15x15 balanced
     /// openings, freestyle: +17.4 +/- 31.3 Elo (400 games) and +46.0 +/- 33.4 (304 games,
     /// SPRT H1); +30.8 +/- 22.8 together (LOS 99.6 %). Renju: +24.4 +/- 31.1, with the
     /// refitted evaluation +6.9 +/- 30.8, and with the aspiration window of 100 +23.5 +/-
     /// 32.1 (400 games each; +18.1 +/- 18.1 over the 1,200, LOS 97.5 %), so renju has it
-    /// too; at 0.5 s/move, +33.4 +/- 49.7 (190 games). Standard and caro keep the four: standard scored -18.3 +/- 32.5 (400 games)
-    /// and later -33.9 +/- 41.0 (280 games, stopped);
-    /// caro +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over 1,200).
-    /// Sparing also the moves that take a point where the opponent would make a flexible
-    /// three scored -63.8 +/- 34.6 in freestyle (270 games, stopped): the bench took 43 %
-    /// more nodes to reach its depths.
+    /// too; at 0.5 s/move, +33.4 +/- 49.7 (190 games). Standard and caro keep the four:
+    /// standard scored -18.3 +/- 32.5 (400 games) and later -33.9 +/- 41.0 (280 games,
+    /// stopped); caro +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over
+    /// 1,200). Sparing also the moves that take a point where the opponent would make a
+    /// flexible three scored -63.8 +/- 34.6 in freestyle (270 games, stopped): the bench
+    /// took 43 % more nodes to reach its depths.
     pub own_threat_floor: Combo,
     /// Whether internal iterative reduction runs (a non-PV node with no table move, far
     /// enough from the horizon, searched a ply shallower). Against the engine without it at
