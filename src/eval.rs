@@ -49,6 +49,14 @@ use crate::types::{Color, Pos, Rule};
 /// 10 000], bonuses [0, -7, -62, 97, 299, 3, 455, -55, 138, 0], with [`THREAT_BONUS`] fitted
 /// alongside), scored -45.0 +/- 35.9 Elo against these weights (freestyle, 0.2 s/move, 318
 /// games, stopped): not adopted. Those games were between near-identical builds.
+///
+/// Not adopted either: a bonus per empty cell for each pair of combined shapes (the
+/// colour's and the other's there: a point where both sides have a shape attacks and
+/// defends at once), kept in the value sums as the make/undo update went and fitted alone,
+/// the other tables held, to 6,443 freestyle games of the later matches (225,627 positions).
+/// On a fifth of the games held out the loss fell from 0.1879 to 0.1850, as much as
+/// refitting these tables gave, but it scored -57.2 +/- 41.0 Elo in freestyle (0.2 s/move,
+/// 294 games, stopped).
 pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 7, 26, 62, 43, 108, 300, 10_000];
 
 /// Extra points for a combined shape, by [`Combo`] order: None, DoubleTwo, Three, FlexThree,
@@ -151,8 +159,8 @@ pub const OPPONENT_EIGHTHS: i32 = 5;
 /// Defence is worth this many 16ths of attack: a point that blocks the opponent's shape is
 /// slightly less urgent than making the same shape oneself (the mover gains the tempo).
 /// 16 scored -5.2 +/- 31.2 Elo (400 games) with the hand-set weights; 12 scored
-/// +15.6 +/- 31.7 (400 games, freestyle, 0.2 s/move) with the fitted ones, not enough to
-/// change it.
+/// +15.6 +/- 31.7 (400 games, freestyle, 0.2 s/move) with the fitted ones and later, with
+/// the threat-state tables, -13.9 +/- 29.9 (400 games): 14 stays.
 pub const DEFENCE_SIXTEENTHS: i32 = 14;
 
 /// The four line shapes and the combined shape a colour would make on one empty cell.
