@@ -3,7 +3,8 @@
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
 //! a transposition table, killer and history ordering, late-move reductions, singular
-//! extensions (every rule but standard) and, under freestyle, internal iterative reduction.
+//! extensions (every rule but standard) and, under freestyle and renju, internal iterative
+//! reduction.
 //! Inside the tree the threat counts decide the moves: a node that can make five is won, a
 //! node facing a five only blocks, a node facing a flexible four (an open three on the
 //! board) only defends or counter-fours, and a flexible four or double four of the side to
@@ -94,7 +95,7 @@ const INTERIOR_VCF_NODES: u64 = 400;
 const INTERIOR_VCF_DEPTH: i32 = 3;
 /// Plies from the horizon from which a non-PV node with no table move is searched a ply
 /// shallower (internal iterative reduction), where the rule has it ([`RuleSettings::iir`]:
-/// freestyle only). From 3 plies instead of 4 it scored -15.6 +/- 29.9 in freestyle (380
+/// freestyle and renju). From 3 plies instead of 4 it scored -15.6 +/- 29.9 in freestyle (380
 /// games, SPRT H0).
 const IIR_DEPTH: i32 = 4;
 /// Half-width of the first aspiration window, in the evaluation's units (an open three on a
@@ -939,7 +940,7 @@ impl Worker {
 
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
-        // filled. Freestyle only (see [`RuleSettings::iir`]).
+        // filled. Freestyle and renju only (see [`RuleSettings::iir`]).
         let settings = &ctl.settings;
         let depth =
             if tt_move.is_none() && !pv_node && !forced && depth >= IIR_DEPTH && settings.iir {

@@ -77,8 +77,10 @@ pub struct RuleSettings {
     /// 0.2 s/move on 15x15 balanced openings: freestyle +32.2 +/- 30.0 and +16.5 +/- 31.0
     /// Elo (400 games each; +24.8 +/- 21.8 together, LOS 98.7 %), standard -26.8 +/- 35.3
     /// (313 games, SPRT H0) and +0.0 +/- 31.3 (400 games; -11.8 +/- 23.4 together), renju
-    /// -1.7 +/- 31.8 (400 games), caro -23.4 +/- 33.5 (313 games, SPRT H0). So the other
-    /// rules go without it.
+    /// -1.7 +/- 31.8 (400 games), caro -23.4 +/- 33.5 (313 games, SPRT H0). Renju again, once
+    /// it spared flexible threes from pruning: +27.0 +/- 30.1, +13.9 +/- 31.5 and
+    /// +15.6 +/- 29.8 (400 games each; +19.0 +/- 17.6 over the 1,200, LOS 98.3 %), so renju
+    /// has it too. Standard and caro go without it.
     pub iir: bool,
     /// Whether the table's move may be extended as singular (see `SINGULAR_DEPTH` in
     /// `search::pvs`). Against the engine without singular extensions, at 0.2 s/move on
@@ -112,7 +114,7 @@ impl RuleSettings {
                 root_defence: Some(Threats::Fours),
                 late_move_depth: 4,
                 own_threat_floor: Combo::FlexThree,
-                iir: false,
+                iir: true,
                 singular: true,
             },
             Rule::Caro | Rule::CaroExact => RuleSettings {
