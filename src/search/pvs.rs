@@ -999,8 +999,8 @@ impl Worker {
         // Measured with an "improving" flag (the mover's static evaluation above its value
         // two plies up), freestyle, 0.2 s/move, not adopted: two thirds of the limit where it
         // is not improving, -30.5 +/- 40.4 Elo (275 games, stopped); a ply more reduction
-        // (below) from the ninth move of a non-PV node where it is not, +27.0 +/- 30.6 and
-        // -2.6 +/- 30.7 (400 games each).
+        // (below) from the ninth move of a non-PV node where it is not, +27.0 +/- 30.6,
+        // -2.6 +/- 30.7 and, on the later engine, -11.3 +/- 29.7 (400 games each).
         let late_limit = if !pv_node && situation == Situation::Free {
             settings.late_move_limit(depth)
         } else {
