@@ -129,7 +129,8 @@ const SINGULAR_DEPTH: i32 = 6;
 /// move still reaches the test's window, and that window at or above beta, returning it)
 /// scored -13.9 +/- 28.6 Elo in freestyle (0.2 s/move, 400 games): not adopted. Nor, in the
 /// same matches, a table's move searched a ply shallower when the test fails and its score is
-/// at or above beta (+16.5 +/- 31.1), two plies of extension at a non-PV node where the other
+/// at or above beta (+16.5 +/- 31.1; later +7.8 +/- 32.2 and +1.7 +/- 32.3, about +8.9 +/-
+/// 18.4 over the 1,200 games), two plies of extension at a non-PV node where the other
 /// moves stay 30 points further below, at most four on a path (+17.4 +/- 31.5), or both
 /// (-10.4 +/- 31.9). A margin of 2 per ply: -7.8 +/- 29.9, and of 6: -3.5 +/- 30.8 (same
 /// conditions, 400 games each), so 4 stays.
