@@ -109,8 +109,9 @@ const IIR_DEPTH: i32 = 4;
 /// scored -2.6 +/- 29.8 (freestyle, 400 games), and 30 against 60 -38.6 +/- 36.1 (300
 /// games, freestyle, stopped). Not adopted either (0.2 s/move, 400 games each): doubling
 /// instead of tripling after each failure, freestyle +13.0 +/- 27.0 and -20.0 +/- 28.8
-/// (-2.5 +/- 19.7 together), renju -12.2 +/- 27.0; the window from depth 4 instead of 5, freestyle +16.5 +/- 31.9 and -5.2 +/- 32.2
-/// (+5.6 +/- 22.6 together), renju -29.6 +/- 31.6.
+/// (-2.5 +/- 19.7 together), renju -12.2 +/- 27.0; the window from depth 4 instead of 5,
+/// freestyle +16.5 +/- 31.9 and -5.2 +/- 32.2 (+5.6 +/- 22.6 together), renju -29.6 +/-
+/// 31.6.
 const ASPIRATION_WINDOW: i32 = 100;
 /// First depth searched with an aspiration window; shallower depths use the full window.
 /// From depth 4 instead: see [`ASPIRATION_WINDOW`].
