@@ -18,8 +18,11 @@
 //! `WUZI_TUNE_EXCLUDE` (comma-separated player names whose games are left out, default
 //! `one-ply,threatspace`: games against much weaker or different engines say more about the
 //! opponent than about the position), `WUZI_TUNE_ITERATIONS` (default 1000),
-//! `WUZI_TUNE_STATES_ONLY=1` (keep the shape tables, fit the threat states alone). It prints
-//! the fitted tables; a match decides whether they are kept.
+//! `WUZI_TUNE_STATES_ONLY=1` (keep the shape tables, fit the threat states alone),
+//! `WUZI_TUNE_SCORE_SHARE` (0 to 1, default 0: how much of each position's target is the
+//! score of the mover's last completed depth in the record's messages, read as an expected
+//! result, rather than the game's result; positions without a score keep the result). It
+//! prints the fitted tables; a match decides whether they are kept.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -121,10 +124,53 @@ fn features_times_weights_is_the_evaluation() {
     assert!(checked > 1000, "only {checked} positions checked");
 }
 
-/// One position of a recorded game and the mover's result (1, 1/2 or 0).
+#[test]
+fn search_scores_keep_each_plys_last_depth() {
+    let game: Value = serde_json::from_str(
+        r#"{"messages":[
+            {"ply":4,"color":"black","text":"depth 1 score 370 nodes 582 pv 4,8"},
+            {"ply":4,"color":"black","text":"depth 2 score -145 nodes 839 pv 4,5 6,8"},
+            {"ply":5,"color":"white","text":"vcf win in 5"},
+            {"ply":6,"color":"black","text":"depth 3 score x nodes 1"},
+            {"ply":7,"color":"white","text":"depth 5 score 42 nodes 9"}
+        ]}"#,
+    )
+    .expect("valid JSON");
+    let scores = search_scores(&game);
+    assert_eq!(scores.get(&4), Some(&-145.0));
+    assert_eq!(scores.get(&7), Some(&42.0));
+    assert_eq!(scores.len(), 2, "{scores:?}");
+}
+
+/// One position of a recorded game, the mover's result (1, 1/2 or 0) and, when the record
+/// has one, the score of the mover's last completed depth.
 struct Sample {
     x: [f64; FEATURES],
     result: f64,
+    score: Option<f64>,
+}
+
+/// The score of the last `depth D score S ...` message of each ply in a record (the
+/// mover's view; the deepest completed iteration comes last).
+fn search_scores(game: &Value) -> std::collections::HashMap<u64, f64> {
+    let mut scores = std::collections::HashMap::new();
+    for m in game["messages"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+    {
+        let (Some(ply), Some(text)) = (m["ply"].as_u64(), m["text"].as_str()) else {
+            continue;
+        };
+        let mut words = text.split_whitespace();
+        if words.next() != Some("depth") || words.nth(1) != Some("score") {
+            continue;
+        }
+        if let Some(score) = words.next().and_then(|w| w.parse::<f64>().ok()) {
+            scores.insert(ply, score);
+        }
+    }
+    scores
 }
 
 /// A recorded `"x,y"` point on a `size` x `size` board (read as the match runner reads
@@ -187,6 +233,7 @@ fn samples(paths: &str, rules: &[String], size: u64, exclude: &[String]) -> (usi
                 pos.make_move(p);
             }
             games += 1;
+            let scores = search_scores(&game);
             for (i, p) in points("moves").into_iter().enumerate() {
                 if !pos.board().is_empty(p) {
                     break;
@@ -197,7 +244,8 @@ fn samples(paths: &str, rules: &[String], size: u64, exclude: &[String]) -> (usi
                             Color::Black => black_result,
                             Color::White => 1.0 - black_result,
                         };
-                        out.push(Sample { x, result });
+                        let score = scores.get(&((opening.len() + i) as u64)).copied();
+                        out.push(Sample { x, result, score });
                     }
                 }
                 pos.make_move(p);
@@ -207,13 +255,30 @@ fn samples(paths: &str, rules: &[String], size: u64, exclude: &[String]) -> (usi
     (games, out)
 }
 
-/// Mean squared error of the predicted results `1 / (1 + e^(-k * eval))`.
-fn loss(samples: &[Sample], w: &[f64; FEATURES], k: f64) -> f64 {
+/// Mean squared error of the predicted results `1 / (1 + e^(-k * eval))` against each
+/// sample's target.
+fn loss(samples: &[Sample], w: &[f64; FEATURES], k: f64, target: &[f64]) -> f64 {
     let sum: f64 = samples
         .iter()
-        .map(|s| (1.0 / (1.0 + (-k * dot(&s.x, w)).exp()) - s.result).powi(2))
+        .zip(target)
+        .map(|(s, t)| (1.0 / (1.0 + (-k * dot(&s.x, w)).exp()) - t).powi(2))
         .sum();
     sum / samples.len() as f64
+}
+
+/// What each sample is fitted to: its result, mixed with the search's score where the record
+/// has one, `score_share` of it as the expected result `1 / (1 + e^(-k * score))`.
+fn targets(samples: &[Sample], k: f64, score_share: f64) -> Vec<f64> {
+    samples
+        .iter()
+        .map(|s| match s.score {
+            Some(score) if score_share > 0.0 => {
+                let expected = 1.0 / (1.0 + (-k * score).exp());
+                (1.0 - score_share) * s.result + score_share * expected
+            }
+            _ => s.result,
+        })
+        .collect()
 }
 
 #[test]
@@ -252,17 +317,33 @@ fn fit_weights_to_match_records() {
     // The scale k comes from the current weights and stays fixed, so the fitted weights keep
     // the evaluation's scale (the search's windows and margins are in its points).
     let mut w = current_weights(first);
+    let results: Vec<f64> = samples.iter().map(|s| s.result).collect();
     let mut k = 0.001;
-    let mut best = loss(&samples, &w, k);
+    let mut best = loss(&samples, &w, k, &results);
     for _ in 0..60 {
         for candidate in [k * 1.1, k / 1.1] {
-            let l = loss(&samples, &w, candidate);
+            let l = loss(&samples, &w, candidate, &results);
             if l < best {
                 (best, k) = (l, candidate);
             }
         }
     }
     println!("k = {k:.6}; loss with the current weights {best:.6}");
+    // `WUZI_TUNE_SCORE_SHARE` (0 to 1, default 0): how much of each target is the search's
+    // score rather than the game's result.
+    let score_share: f64 = env("WUZI_TUNE_SCORE_SHARE", "0")
+        .parse()
+        .expect("WUZI_TUNE_SCORE_SHARE: a number from 0 to 1");
+    assert!(
+        (0.0..=1.0).contains(&score_share),
+        "WUZI_TUNE_SCORE_SHARE: 0 to 1"
+    );
+    let target = targets(&samples, k, score_share);
+    let scored = samples.iter().filter(|s| s.score.is_some()).count();
+    println!(
+        "{scored} positions with a search score; loss against the targets {:.6}",
+        loss(&samples, &w, k, &target)
+    );
 
     // Fitted: line shapes One..FlexFour, combined shapes DoubleTwo..FlexFour, and the threat
     // states seen in at least MIN_STATE_SAMPLES positions (a rarer state's bonus would follow
@@ -290,9 +371,9 @@ fn fit_weights_to_match_records() {
     let n = samples.len() as f64;
     for t in 1..=iterations {
         let mut gradient = [0f64; FEATURES];
-        for s in &samples {
+        for (s, t) in samples.iter().zip(&target) {
             let p = 1.0 / (1.0 + (-k * dot(&s.x, &w)).exp());
-            let common = 2.0 * (p - s.result) * p * (1.0 - p) * k / n;
+            let common = 2.0 * (p - t) * p * (1.0 - p) * k / n;
             for (g, x) in gradient.iter_mut().zip(&s.x) {
                 *g += common * x;
             }
@@ -308,7 +389,11 @@ fn fit_weights_to_match_records() {
     let round = |range: std::ops::Range<usize>| -> Vec<i64> {
         range.map(|j| w[j].round() as i64).collect()
     };
-    println!("loss with the fitted weights {:.6}", loss(&samples, &w, k));
+    println!(
+        "loss with the fitted weights {:.6} (against the results {:.6})",
+        loss(&samples, &w, k, &target),
+        loss(&samples, &w, k, &results)
+    );
     println!("PATTERN_WEIGHT = {:?}", round(0..PATTERNS));
     println!("COMBO_BONUS = {:?}", round(PATTERNS..PATTERNS + COMBOS));
     println!("THREAT_BONUS = {:?}", round(STATES..FEATURES));
