@@ -69,10 +69,11 @@ impl Shape {
         (self.entry & 15) as usize
     }
 
-    /// Value of the shape (line weights plus combination bonus).
+    /// Value of the shape (line weights plus combination bonus). Signed: a fitted bonus may
+    /// take a combination below zero, so the shift is arithmetic.
     #[inline(always)]
     pub fn value(&self) -> i32 {
-        (self.entry >> VALUE_SHIFT) as i32
+        (self.entry as i32) >> VALUE_SHIFT
     }
 
     fn from_patterns(patterns: [Pattern; 4]) -> Shape {
@@ -112,8 +113,9 @@ const COMBO_SLOTS: usize = 1 << 16;
 
 /// Combined shape and value of every four-pattern tuple, indexed by [`pack`].
 ///
-/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32` (a one-byte
-/// combo table with values kept by weight differences measured no faster).
+/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32`, the value
+/// signed (see [`combo_entry`]); a one-byte combo table with values kept by weight
+/// differences measured no faster.
 fn combo_table() -> &'static [u32; COMBO_SLOTS] {
     static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -124,16 +126,19 @@ fn combo_table() -> &'static [u32; COMBO_SLOTS] {
                 .map(|p| Pattern::from_u8(p as u8));
             let combo = Combo::of(patterns);
             let value = CellShape { patterns, combo }.value();
-            debug_assert!((0..1 << (32 - VALUE_SHIFT)).contains(&value));
-            let four = (combo >= Combo::Four) as u32;
-            let foul = Combo::is_foul_candidate(patterns) as u32;
-            table[pack(patterns) as usize] = ((value as u32) << VALUE_SHIFT)
-                | (foul * FOUL_BIT)
-                | (four * FOUR_BIT)
-                | combo as u32;
+            let foul = Combo::is_foul_candidate(patterns);
+            table[pack(patterns) as usize] = combo_entry(value, combo, foul);
         }
         table
     })
+}
+
+/// One entry of [`combo_table`]. The value is stored signed (read back by an arithmetic
+/// shift): fitted weights may make a combination worth less than nothing.
+fn combo_entry(value: i32, combo: Combo, foul: bool) -> u32 {
+    debug_assert!((-(1 << (31 - VALUE_SHIFT))..1 << (31 - VALUE_SHIFT)).contains(&value));
+    let four = (combo >= Combo::Four) as u32;
+    ((value << VALUE_SHIFT) as u32) | (foul as u32 * FOUL_BIT) | (four * FOUR_BIT) | combo as u32
 }
 
 /// Slots of a colour's combination counts: every four-bit code, so a raw code indexes them
@@ -779,6 +784,24 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Values below zero survive the packing with every flag (a logical shift read them back
+    /// as about 2^26).
+    #[test]
+    fn combo_entries_keep_negative_values() {
+        for value in [-11, -1, 0, 1, 693, 40_000, -40_000] {
+            for (combo, foul) in [(Combo::DoubleFour, true), (Combo::Three, false)] {
+                let shape = Shape {
+                    packed: 0,
+                    entry: combo_entry(value, combo, foul),
+                };
+                assert_eq!(shape.value(), value);
+                assert_eq!(shape.combo(), combo);
+                assert_eq!(shape.entry & FOUL_BIT != 0, foul);
+                assert_eq!(shape.entry & FOUR_BIT != 0, combo >= Combo::Four);
+            }
+        }
+    }
 
     /// A flex three seen through the counts: black can make a flex four, white must defend, and
     /// a make/undo round trip restores every count. (tests/incremental.rs runs the long random
