@@ -19,6 +19,7 @@
 //! `one-ply,threatspace`: games against much weaker or different engines say more about the
 //! opponent than about the position), `WUZI_TUNE_ITERATIONS` (default 1000),
 //! `WUZI_TUNE_STATES_ONLY=1` (keep the shape tables, fit the threat states alone),
+//! `WUZI_TUNE_SHAPES_ONLY=1` (keep the threat states, fit the shape tables alone),
 //! `WUZI_TUNE_SCORE_SHARE` (0 to 1, default 0: how much of each position's target is the
 //! score of the mover's last completed depth in the record's messages, read as an expected
 //! result, rather than the game's result; positions without a score keep the result). It
@@ -355,14 +356,16 @@ fn fit_weights_to_match_records() {
             .find(|&j| s.x[STATES + j] != 0.0)
             .unwrap_or(0)] += 1;
     }
-    // `WUZI_TUNE_STATES_ONLY=1` keeps the shape tables and fits the threat states alone.
+    // `WUZI_TUNE_STATES_ONLY=1` keeps the shape tables and fits the threat states alone;
+    // `WUZI_TUNE_SHAPES_ONLY=1` the other way round.
     let shapes_too = env("WUZI_TUNE_STATES_ONLY", "0") != "1";
+    let states_too = env("WUZI_TUNE_SHAPES_ONLY", "0") != "1";
     let fitted: Vec<usize> = (Pattern::One as usize..=Pattern::FlexFour as usize)
         .chain(PATTERNS + Combo::DoubleTwo as usize..=PATTERNS + Combo::FlexFour as usize)
         .filter(|_| shapes_too)
         .chain(
             (0..THREAT_STATES)
-                .filter(|&j| seen[j] >= MIN_STATE_SAMPLES)
+                .filter(|&j| states_too && seen[j] >= MIN_STATE_SAMPLES)
                 .map(|j| STATES + j),
         )
         .collect();
