@@ -57,6 +57,16 @@ use crate::types::{Color, Pos, Rule};
 /// On a fifth of the games held out the loss fell from 0.1879 to 0.1850, as much as
 /// refitting these tables gave, but it scored -57.2 +/- 41.0 Elo in freestyle (0.2 s/move,
 /// 294 games, stopped).
+///
+/// Nor a fit to the searches' own scores (`WUZI_TUNE_SCORE_SHARE` in `tests/tune.rs`): half
+/// of each target the score of the mover's last completed depth in the records, read as an
+/// expected result, half the game's result, over 8,737 freestyle games (303,242 positions,
+/// 244,782 with a score). The shapes and threat states together ([0, 0, 1, 4, 15, 94, -20,
+/// 121, 98, 10 000], bonuses [0, -4, -70, 78, 289, 39, 289, -253, 83, 0]) scored
+/// -53.4 +/- 32.9 Elo, the threat states alone -22.6 +/- 30.3 (freestyle, 0.2 s/move, 400
+/// games each). The first match of the full fit, -125.6 +/- 45.9 (202 games, SPRT H0), ran
+/// before values were stored signed: its double four on two plain fours was worth less than
+/// nothing and read back as about 2^26.
 pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 7, 26, 62, 43, 108, 300, 10_000];
 
 /// Extra points for a combined shape, by [`Combo`] order: None, DoubleTwo, Three, FlexThree,
