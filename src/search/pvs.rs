@@ -350,6 +350,8 @@ impl Searcher {
         report: &mut dyn FnMut(&str),
     ) -> SearchResult {
         self.tt.new_search();
+        self.tt
+            .set_keep_margin(RuleSettings::for_rule(board.rule()).tt_keep_margin);
         self.main.start();
         let helper_count = limits.search_threads() - 1;
         let shares: Vec<HelperShare> = (0..helper_count).map(|_| HelperShare::default()).collect();

@@ -11,8 +11,9 @@
 //! score (`i16`; scores stay within ±[`WIN_SCORE`]), the depth (`i8`) and one byte holding the
 //! bound and the generation of the search that wrote it. Replacement, on a store:
 //! * the same position is overwritten unless the stored result is from this search and
-//!   deeper by more than [`KEEP_DEPTH_MARGIN`] and the new one is not exact; a result
-//!   without a move keeps the old move;
+//!   deeper by more than the keep margin ([`TranspositionTable::set_keep_margin`], by
+//!   default [`KEEP_DEPTH_MARGIN`]) and the new one is not exact; a result without a move
+//!   keeps the old move;
 //! * otherwise an empty slot is used, else an entry from an older search (the shallowest of
 //!   them), else the shallowest entry of this search.
 //!
@@ -81,8 +82,9 @@ pub struct TtEntry {
 pub const WAYS: usize = 3;
 /// The move field of an entry without a move.
 pub const NO_MOVE: u16 = u16::MAX;
-/// A same-position entry of the current search survives a non-exact store this much
-/// shallower (or less); a store shallower than that keeps the deeper result.
+/// The default keep margin: a non-exact store at most this many plies shallower than a
+/// same-position entry of the current search overwrites it; a store shallower still keeps
+/// the deeper result (see [`TranspositionTable::set_keep_margin`]).
 pub const KEEP_DEPTH_MARGIN: i32 = 2;
 /// Scores at or beyond ± this are proven wins/losses and get the ply adjustment.
 pub const WIN_THRESHOLD: i32 = WIN_SCORE - 1000;
@@ -163,6 +165,7 @@ impl AtomicBucket {
 pub struct TranspositionTable {
     buckets: Vec<AtomicBucket>,
     generation: u8,
+    keep_margin: i32,
 }
 
 impl TranspositionTable {
@@ -171,6 +174,7 @@ impl TranspositionTable {
         TranspositionTable {
             buckets: allocate(bytes),
             generation: 0,
+            keep_margin: KEEP_DEPTH_MARGIN,
         }
     }
 
@@ -199,6 +203,13 @@ impl TranspositionTable {
     /// Starts a new search: entries written before become older and are replaced first.
     pub fn new_search(&mut self) {
         self.generation = (self.generation + 1) & GENERATION_MASK;
+    }
+
+    /// Sets the keep margin: a non-exact store at most `margin` plies shallower than a
+    /// same-position entry of the current search overwrites it, a shallower one keeps the
+    /// deeper result. The search sets it per rule (`RuleSettings::tt_keep_margin`).
+    pub fn set_keep_margin(&mut self, margin: i32) {
+        self.keep_margin = margin;
     }
 
     /// The entry for the position with this hash, if stored.
@@ -236,7 +247,7 @@ impl TranspositionTable {
             Some(slot) => {
                 let keep_deeper = bound != Bound::Exact
                     && bucket.generation(slot) == generation
-                    && depth + KEEP_DEPTH_MARGIN < i32::from(bucket.depths[slot]);
+                    && depth + self.keep_margin < i32::from(bucket.depths[slot]);
                 if keep_deeper {
                     if bucket.moves[slot] == NO_MOVE {
                         bucket.moves[slot] = new_move;
@@ -584,6 +595,27 @@ mod tests {
         tt.new_search();
         assert_eq!(tt.hashfull_permille(), 0);
         assert_eq!(depth_of(&tt, 1), Some(3), "old entries stay readable");
+    }
+
+    #[test]
+    fn a_zero_keep_margin_keeps_any_deeper_bound_of_this_search() {
+        let mut tt = one_bucket();
+        tt.set_keep_margin(0);
+        let (a, b) = (Pos::new(3, 4), Pos::new(5, 6));
+        tt.store(hash(1), Some(a), 50, 8, Bound::Lower);
+        // A bound a ply shallower keeps the deeper one (margin 2 would overwrite it).
+        tt.store(hash(1), Some(b), 20, 7, Bound::Upper);
+        let e = tt.probe(hash(1)).expect("stored");
+        assert_eq!((e.depth, e.score, e.best), (8, 50, Some(a)));
+        // As deep, the newer result wins; an exact one always does.
+        tt.store(hash(1), Some(b), 20, 8, Bound::Upper);
+        assert_eq!(tt.probe(hash(1)).map(|e| e.bound), Some(Bound::Upper));
+        tt.store(hash(1), Some(a), 5, 3, Bound::Exact);
+        assert_eq!(depth_of(&tt, 1), Some(3));
+        tt.set_keep_margin(KEEP_DEPTH_MARGIN);
+        tt.store(hash(1), Some(b), 9, 9, Bound::Lower);
+        tt.store(hash(1), Some(a), 1, 9 - KEEP_DEPTH_MARGIN, Bound::Upper);
+        assert_eq!(depth_of(&tt, 1), Some(9 - KEEP_DEPTH_MARGIN));
     }
 
     #[test]
