@@ -53,7 +53,9 @@ pub struct RuleSettings {
     /// and later +10.4 +/- 31.9 (400 games; +8.7 +/- 16.8 over the 1,300, LOS 85 %), not
     /// enough to adopt them. With the fitted evaluation weights, renju pruned at depths
     /// 5 and 6 again scored -26.9 +/- 39.4 (220 games), and once renju no longer pruned
-    /// flexible threes, -39.7 +/- 37.0 (310 games, stopped).
+    /// flexible threes, -39.7 +/- 37.0 (310 games, stopped). Renju pruning at depth 5 too
+    /// (not 6) then scored +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1 +/- 22.1
+    /// together): not adopted.
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions: a flexible three under freestyle and renju, a four under standard and
