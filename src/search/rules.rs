@@ -93,13 +93,13 @@ pub struct RuleSettings {
     /// Standard goes without them; caro-exact shares caro's settings.
     pub singular: bool,
     /// The transposition table's keep margin (see `set_keep_margin` in `search::tt`): a
-    /// non-exact store at most this many plies shallower than an entry of the same search
-    /// for the same position overwrites it. 0 (a deeper bound always
-    /// stays) against 2, at 0.2 s/move on 15x15 balanced openings: freestyle +33.1 +/- 31.9
-    /// and +20.0 +/- 30.0 Elo (400 games each; +26.1 +/- 21.9 together, LOS 99 %), renju
-    /// -24.1 +/- 29.6 (400 games). Standard and caro, not measured, keep 2. Keeping a
-    /// deeper entry of an earlier search too (the margin whatever the entry's generation)
-    /// scored +2.6 +/- 28.4 against 0 (freestyle, 400 games): not adopted.
+    /// non-exact store at most this many plies shallower than an entry of the same search for
+    /// the same position overwrites it. 0 (a deeper bound always stays) against 2, at 0.2
+    /// s/move on 15x15 balanced openings: freestyle +33.1 +/- 31.9 and +20.0 +/- 30.0 Elo
+    /// (400 games each; +26.1 +/- 21.9 together, LOS 99 %), renju -24.1 +/- 29.6, standard
+    /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so those rules keep 2. Keeping a
+    /// deeper entry of an earlier search too (the margin applied whatever the entry's
+    /// generation) scored +2.6 +/- 28.4 against 0 (freestyle, 400 games): not adopted.
     pub tt_keep_margin: i32,
 }
 
