@@ -256,26 +256,30 @@ fn samples(paths: &str, rules: &[String], size: u64, exclude: &[String]) -> (usi
     (games, out)
 }
 
-/// Mean squared error of the predicted results `1 / (1 + e^(-k * eval))` against each
-/// sample's target.
+/// An evaluation or search score read as an expected result: `1 / (1 + e^(-k * score))`.
+fn expected_result(k: f64, score: f64) -> f64 {
+    1.0 / (1.0 + (-k * score).exp())
+}
+
+/// Mean squared error of the predicted results ([`expected_result`] of the evaluation)
+/// against each sample's target.
 fn loss(samples: &[Sample], w: &[f64; FEATURES], k: f64, target: &[f64]) -> f64 {
     let sum: f64 = samples
         .iter()
         .zip(target)
-        .map(|(s, t)| (1.0 / (1.0 + (-k * dot(&s.x, w)).exp()) - t).powi(2))
+        .map(|(s, t)| (expected_result(k, dot(&s.x, w)) - t).powi(2))
         .sum();
     sum / samples.len() as f64
 }
 
 /// What each sample is fitted to: its result, mixed with the search's score where the record
-/// has one, `score_share` of it as the expected result `1 / (1 + e^(-k * score))`.
+/// has one, `score_share` of it read as an expected result.
 fn targets(samples: &[Sample], k: f64, score_share: f64) -> Vec<f64> {
     samples
         .iter()
         .map(|s| match s.score {
             Some(score) if score_share > 0.0 => {
-                let expected = 1.0 / (1.0 + (-k * score).exp());
-                (1.0 - score_share) * s.result + score_share * expected
+                (1.0 - score_share) * s.result + score_share * expected_result(k, score)
             }
             _ => s.result,
         })
@@ -374,9 +378,9 @@ fn fit_weights_to_match_records() {
     let n = samples.len() as f64;
     for t in 1..=iterations {
         let mut gradient = [0f64; FEATURES];
-        for (s, t) in samples.iter().zip(&target) {
-            let p = 1.0 / (1.0 + (-k * dot(&s.x, &w)).exp());
-            let common = 2.0 * (p - t) * p * (1.0 - p) * k / n;
+        for (s, goal) in samples.iter().zip(&target) {
+            let p = expected_result(k, dot(&s.x, &w));
+            let common = 2.0 * (p - goal) * p * (1.0 - p) * k / n;
             for (g, x) in gradient.iter_mut().zip(&s.x) {
                 *g += common * x;
             }

@@ -349,9 +349,9 @@ impl Searcher {
         excluded: &[Pos],
         report: &mut dyn FnMut(&str),
     ) -> SearchResult {
+        let settings = RuleSettings::for_rule(board.rule());
         self.tt.new_search();
-        self.tt
-            .set_keep_margin(RuleSettings::for_rule(board.rule()).tt_keep_margin);
+        self.tt.set_keep_margin(settings.tt_keep_margin);
         self.main.start();
         let helper_count = limits.search_threads() - 1;
         let shares: Vec<HelperShare> = (0..helper_count).map(|_| HelperShare::default()).collect();
@@ -361,7 +361,7 @@ impl Searcher {
             time,
             stop,
             max_nodes: limits.max_nodes,
-            settings: RuleSettings::for_rule(board.rule()),
+            settings,
             published: None,
             helpers: &shares,
             pace: &pace,
