@@ -67,6 +67,17 @@ use crate::types::{Color, Pos, Rule};
 /// games each). The first match of the full fit, -125.6 +/- 45.9 (202 games, SPRT H0), ran
 /// before values were stored signed: its double four on two plain fours was worth less than
 /// nothing and read back as about 2^26.
+/// With the move ordering kept on the values below (a second table read by
+/// `movegen::order_score`), the full fit scored -114.5 +/- 43.5 (264 games, SPRT H0):
+/// worse, not better, so the ordering following the evaluation is not what cost it.
+///
+/// Nor a move ordering of its own (per shape of the mover and of the opponent), fitted by
+/// `fit_ordering_to_match_records` in `tests/tune.rs` to the moves the searches played in
+/// 8,737 freestyle games (222,040 positions with nothing forced). On the fifth held out, the
+/// played move ranked first 19.2 % -> 22.2 % of the time and within the first ten
+/// 72.5 % -> 76.1 %, but the bench took 40 % more nodes for its depths, and it scored
+/// -3.5 +/- 30.5 Elo after 300 steps and -9.6 +/- 31.1 after 1,500 (freestyle, 0.2 s/move,
+/// 400 games each).
 pub const PATTERN_WEIGHT: [i32; Pattern::COUNT] = [0, 0, 1, 7, 26, 62, 43, 108, 300, 10_000];
 
 /// Extra points for a combined shape, by [`Combo`] order: None, DoubleTwo, Three, FlexThree,

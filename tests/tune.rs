@@ -24,6 +24,15 @@
 //! score of the mover's last completed depth in the record's messages, read as an expected
 //! result, rather than the game's result; positions without a score keep the result). It
 //! prints the fitted tables; a match decides whether they are kept.
+//!
+//! A second run fits the move ordering the same way, to the moves the recorded searches
+//! played (`fit_ordering_to_match_records`, same variables, 1,500 iterations by default):
+//! the ordering scores of the candidates of each position where nothing is forced, under a
+//! softmax, should give the played move the highest probability. It prints how well the
+//! current ordering and the fitted one predict the moves (cross-entropy, the share ranked
+//! first and within the first ten, on the records and on a fifth held out) and the fitted
+//! weights of the mover's and the opponent's shapes. The engine orders moves by the
+//! evaluation's cell values (see `src/eval.rs` for what a separate fitted table scored).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -32,9 +41,11 @@ use wuzi::arena::game::parse_move;
 use wuzi::board::pattern::{Combo, Pattern};
 use wuzi::board::Board;
 use wuzi::eval::{
-    threat_bonus, COMBO_BONUS, MOVER_EIGHTHS, OPPONENT_EIGHTHS, PATTERN_WEIGHT, THREAT_STATES,
+    threat_bonus, COMBO_BONUS, DEFENCE_SIXTEENTHS, MOVER_EIGHTHS, OPPONENT_EIGHTHS, PATTERN_WEIGHT,
+    THREAT_STATES,
 };
 use wuzi::position::Position;
+use wuzi::search::movegen::{self, Situation};
 use wuzi::search::pvs::{evaluate, threat_state};
 use wuzi::types::{Color, Pos, Rule};
 
@@ -182,10 +193,29 @@ fn parse_point(v: &Value, size: usize) -> Option<Pos> {
     (on_board(x) && on_board(y)).then(|| Pos::new(x as usize, y as usize))
 }
 
-/// The positions of every finished game under one of `rules` on a `size` x `size` board in
-/// the records, from the fifth move after the opening on.
-fn samples(paths: &str, rules: &[String], size: u64, exclude: &[String]) -> (usize, Vec<Sample>) {
-    let (mut games, mut out) = (0, Vec::new());
+/// One position of a recorded game, from the fifth move after the opening on, as
+/// [`walk_records`] shows it: the position before the move, the move played, the game's
+/// result for black (1, 1/2 or 0) and the record's search score for this ply, if any.
+struct Visit<'a> {
+    pos: &'a Position,
+    played: Pos,
+    black_result: f64,
+    score: Option<f64>,
+}
+
+/// Walks every finished game of the records under one of the settings' rules and on its
+/// board size (games of the players it excludes left out) and shows `visit` each position from the fifth
+/// move after the opening on. Returns the number of games walked.
+fn walk_records(settings: &Settings, mut visit: impl FnMut(Visit)) -> usize {
+    let Settings {
+        paths,
+        rules,
+        size,
+        exclude,
+        ..
+    } = settings;
+    let size = *size;
+    let mut games = 0;
     for path in paths.split_whitespace() {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
         for line in text.lines() {
@@ -240,19 +270,37 @@ fn samples(paths: &str, rules: &[String], size: u64, exclude: &[String]) -> (usi
                     break;
                 }
                 if i >= 4 {
-                    if let Some(x) = features(&pos) {
-                        let result = match pos.side_to_move() {
-                            Color::Black => black_result,
-                            Color::White => 1.0 - black_result,
-                        };
-                        let score = scores.get(&((opening.len() + i) as u64)).copied();
-                        out.push(Sample { x, result, score });
-                    }
+                    visit(Visit {
+                        pos: &pos,
+                        played: p,
+                        black_result,
+                        score: scores.get(&((opening.len() + i) as u64)).copied(),
+                    });
                 }
                 pos.make_move(p);
             }
         }
     }
+    games
+}
+
+/// The evaluation's samples of the records (see [`walk_records`]): every position
+/// [`features`] reads.
+fn samples(settings: &Settings) -> (usize, Vec<Sample>) {
+    let mut out = Vec::new();
+    let games = walk_records(settings, |v| {
+        if let Some(x) = features(v.pos) {
+            let result = match v.pos.side_to_move() {
+                Color::Black => v.black_result,
+                Color::White => 1.0 - v.black_result,
+            };
+            out.push(Sample {
+                x,
+                result,
+                score: v.score,
+            });
+        }
+    });
     (games, out)
 }
 
@@ -286,15 +334,73 @@ fn targets(samples: &[Sample], k: f64, score_share: f64) -> Vec<f64> {
         .collect()
 }
 
+/// The environment variable `key`, or `default` when it is not set.
+fn env(key: &str, default: &str) -> String {
+    std::env::var(key).unwrap_or_else(|_| default.into())
+}
+
+/// The comma-separated list in the environment variable `key`, or in `default`.
+fn env_list(key: &str, default: &str) -> Vec<String> {
+    env(key, default).split(',').map(str::to_string).collect()
+}
+
+/// What both fits read: `WUZI_TUNE_RECORDS`, `WUZI_TUNE_RULE`, `WUZI_TUNE_EXCLUDE`,
+/// `WUZI_TUNE_SIZE` and `WUZI_TUNE_ITERATIONS` (see the top of this file).
+struct Settings {
+    paths: String,
+    rules: Vec<String>,
+    exclude: Vec<String>,
+    size: u64,
+    iterations: i32,
+}
+
+impl Settings {
+    fn from_env(default_iterations: &str) -> Settings {
+        Settings {
+            paths: env("WUZI_TUNE_RECORDS", ""),
+            rules: env_list("WUZI_TUNE_RULE", "freestyle"),
+            exclude: env_list("WUZI_TUNE_EXCLUDE", "one-ply,threatspace"),
+            size: env("WUZI_TUNE_SIZE", "15")
+                .parse()
+                .expect("WUZI_TUNE_SIZE: a board size"),
+            iterations: env("WUZI_TUNE_ITERATIONS", default_iterations)
+                .parse()
+                .expect("WUZI_TUNE_ITERATIONS: a count"),
+        }
+    }
+}
+
+/// Adam's moment estimates, for a fit of the weights at the indices given to each step.
+struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+}
+
+impl Adam {
+    fn new(len: usize) -> Adam {
+        Adam {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+        }
+    }
+
+    /// Step `t` (from 1) of about `rate` for each weight of `w` in `fitted`, down `gradient`.
+    fn step(&mut self, t: i32, rate: f64, w: &mut [f64], gradient: &[f64], fitted: &[usize]) {
+        for &j in fitted {
+            self.m[j] = 0.9 * self.m[j] + 0.1 * gradient[j];
+            self.v[j] = 0.999 * self.v[j] + 0.001 * gradient[j] * gradient[j];
+            let m_hat = self.m[j] / (1.0 - 0.9f64.powi(t));
+            let v_hat = self.v[j] / (1.0 - 0.999f64.powi(t));
+            w[j] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+    }
+}
+
 #[test]
 #[ignore = "a tuning run over match records named by WUZI_TUNE_RECORDS"]
 fn fit_weights_to_match_records() {
-    let env = |key: &str, default: &str| std::env::var(key).unwrap_or_else(|_| default.into());
-    let paths = env("WUZI_TUNE_RECORDS", "");
-    let rules: Vec<String> = env("WUZI_TUNE_RULE", "freestyle")
-        .split(',')
-        .map(str::to_string)
-        .collect();
+    let settings = Settings::from_env("1000");
+    let rules = &settings.rules;
     let rule = |name: &String| {
         Rule::from_name(name).unwrap_or_else(|| panic!("WUZI_TUNE_RULE: unknown rule {name}"))
     };
@@ -305,17 +411,7 @@ fn fit_weights_to_match_records() {
             .all(|r| threat_bonus(rule(r)) == threat_bonus(first)),
         "WUZI_TUNE_RULE: these rules play with different threat-state tables"
     );
-    let exclude: Vec<String> = env("WUZI_TUNE_EXCLUDE", "one-ply,threatspace")
-        .split(',')
-        .map(str::to_string)
-        .collect();
-    let size: u64 = env("WUZI_TUNE_SIZE", "15")
-        .parse()
-        .expect("WUZI_TUNE_SIZE: a board size");
-    let iterations: i32 = env("WUZI_TUNE_ITERATIONS", "1000")
-        .parse()
-        .expect("WUZI_TUNE_ITERATIONS: a count");
-    let (games, samples) = samples(&paths, &rules, size, &exclude);
+    let (games, samples) = samples(&settings);
     assert!(!samples.is_empty(), "no positions in WUZI_TUNE_RECORDS");
     println!("{games} games, {} positions", samples.len());
 
@@ -374,9 +470,9 @@ fn fit_weights_to_match_records() {
         )
         .collect();
     // Adam on the mean squared error; steps of about one point.
-    let (mut m, mut v) = ([0f64; FEATURES], [0f64; FEATURES]);
+    let mut adam = Adam::new(FEATURES);
     let n = samples.len() as f64;
-    for t in 1..=iterations {
+    for t in 1..=settings.iterations {
         let mut gradient = [0f64; FEATURES];
         for (s, goal) in samples.iter().zip(&target) {
             let p = expected_result(k, dot(&s.x, &w));
@@ -385,13 +481,7 @@ fn fit_weights_to_match_records() {
                 *g += common * x;
             }
         }
-        for &j in &fitted {
-            m[j] = 0.9 * m[j] + 0.1 * gradient[j];
-            v[j] = 0.999 * v[j] + 0.001 * gradient[j] * gradient[j];
-            let m_hat = m[j] / (1.0 - 0.9f64.powi(t));
-            let v_hat = v[j] / (1.0 - 0.999f64.powi(t));
-            w[j] -= m_hat / (v_hat.sqrt() + 1e-12);
-        }
+        adam.step(t, 1.0, &mut w, &gradient, &fitted);
     }
     let round = |range: std::ops::Range<usize>| -> Vec<i64> {
         range.map(|j| w[j].round() as i64).collect()
@@ -412,4 +502,168 @@ fn fit_weights_to_match_records() {
             .collect();
         println!("  {}", cells.join(" |"));
     }
+}
+
+/// Ordering features of a candidate cell: the mover's four line shapes and combined shape,
+/// then the opponent's, as indices into [`ORDER_FEATURES`] weights (a line shape counts once
+/// per direction it appears in).
+const ORDER_FEATURES: usize = 2 * (PATTERNS + COMBOS);
+
+/// The indices of the ordering features of the empty cell `p` for the side to move.
+fn order_features(pos: &Position, p: Pos) -> [u8; 10] {
+    let me = pos.side_to_move();
+    let mut f = [0u8; 10];
+    for (side, color) in [me, me.opponent()].into_iter().enumerate() {
+        let shape = pos.shape(p, color);
+        let base = side * (PATTERNS + COMBOS);
+        for (d, pattern) in shape.patterns().into_iter().enumerate() {
+            f[side * 5 + d] = (base + pattern as usize) as u8;
+        }
+        f[side * 5 + 4] = (base + PATTERNS + shape.combo() as usize) as u8;
+    }
+    f
+}
+
+/// The ordering weights the engine plays with, in [`ORDER_FEATURES`] order: the mover's
+/// cell value times 16, the opponent's times `DEFENCE_SIXTEENTHS` (see `movegen::order_score`).
+fn current_order_weights() -> [f64; ORDER_FEATURES] {
+    let mut w = [0f64; ORDER_FEATURES];
+    for (side, scale) in [(0, 16.0), (1, DEFENCE_SIXTEENTHS as f64)] {
+        let base = side * (PATTERNS + COMBOS);
+        for (j, &v) in PATTERN_WEIGHT.iter().enumerate() {
+            w[base + j] = scale * v as f64;
+        }
+        for (j, &v) in COMBO_BONUS.iter().enumerate() {
+            w[base + PATTERNS + j] = scale * v as f64;
+        }
+    }
+    w
+}
+
+/// A position where nothing is forced, its candidate moves' features and which of them was
+/// played.
+struct OrderSample {
+    candidates: Vec<[u8; 10]>,
+    played: usize,
+}
+
+/// Cross-entropy of the played moves under the softmax of `scale` times the ordering scores,
+/// the share ranked first, and the share ranked within the first `top` (ties count against).
+fn order_stats(samples: &[&OrderSample], w: &[f64], scale: f64, top: usize) -> (f64, f64, f64) {
+    let (mut loss, mut first, mut within) = (0.0, 0usize, 0usize);
+    for s in samples {
+        let z: Vec<f64> = s
+            .candidates
+            .iter()
+            .map(|f| scale * f.iter().map(|&j| w[j as usize]).sum::<f64>())
+            .collect();
+        let max = z.iter().cloned().fold(f64::MIN, f64::max);
+        let log_sum = z.iter().map(|v| (v - max).exp()).sum::<f64>().ln() + max;
+        loss += log_sum - z[s.played];
+        let rank = z.iter().filter(|&&v| v >= z[s.played]).count();
+        first += (rank == 1) as usize;
+        within += (rank <= top) as usize;
+    }
+    let n = samples.len() as f64;
+    (loss / n, first as f64 / n, within as f64 / n)
+}
+
+#[test]
+#[ignore = "a tuning run over match records named by WUZI_TUNE_RECORDS"]
+fn fit_ordering_to_match_records() {
+    let settings = Settings::from_env("1500");
+    let mut samples = Vec::new();
+    let mut moves = Vec::new();
+    let games = walk_records(&settings, |v| {
+        if movegen::generate(v.pos, &mut moves) != Situation::Free {
+            return;
+        }
+        let Some(played) = moves.iter().position(|m| m.0 == v.played) else {
+            return;
+        };
+        let candidates = moves.iter().map(|m| order_features(v.pos, m.0)).collect();
+        samples.push(OrderSample { candidates, played });
+    });
+    // Every fifth block of 64 positions is held out (blocks keep a game's positions mostly
+    // on one side).
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for (i, s) in samples.iter().enumerate() {
+        if i / 64 % 5 != 0 {
+            train.push(s);
+        } else {
+            held.push(s);
+        }
+    }
+    println!(
+        "{games} games, {} positions with nothing forced ({} held out)",
+        samples.len(),
+        held.len()
+    );
+    // The softmax's scale is fitted to the current weights first; the fit keeps it, so the
+    // weights come out in the engine's units.
+    let w0 = current_order_weights();
+    let mut scale = 0.001;
+    let mut best = order_stats(&train, &w0, scale, 10).0;
+    for _ in 0..80 {
+        for candidate in [scale * 1.1, scale / 1.1] {
+            let l = order_stats(&train, &w0, candidate, 10).0;
+            if l < best {
+                (best, scale) = (l, candidate);
+            }
+        }
+    }
+    let report = |name: &str, w: &[f64]| {
+        for (set, data) in [("train", &train), ("held out", &held)] {
+            let (loss, first, within) = order_stats(data, w, scale, 10);
+            println!(
+                "{name} weights, {set}: cross-entropy {loss:.4}, played move first {:.1} %, \
+                 in the first 10 {:.1} %",
+                100.0 * first,
+                100.0 * within
+            );
+        }
+    };
+    println!("scale {scale:.6}");
+    report("current", &w0);
+    // Fitted: every line shape but Dead and every combined shape but None, for each side
+    // (a constant added to all four directions' or to every combination's weight moves
+    // every candidate alike).
+    let fitted: Vec<usize> = (0..ORDER_FEATURES)
+        .filter(|&j| j % (PATTERNS + COMBOS) != 0 && j % (PATTERNS + COMBOS) != PATTERNS)
+        .collect();
+    let mut u: Vec<f64> = w0.iter().map(|w| w * scale).collect();
+    let mut adam = Adam::new(ORDER_FEATURES);
+    let n = train.len() as f64;
+    for t in 1..=settings.iterations {
+        let mut gradient = [0f64; ORDER_FEATURES];
+        for s in &train {
+            let z: Vec<f64> = s
+                .candidates
+                .iter()
+                .map(|f| f.iter().map(|&j| u[j as usize]).sum::<f64>())
+                .collect();
+            let max = z.iter().cloned().fold(f64::MIN, f64::max);
+            let e: Vec<f64> = z.iter().map(|v| (v - max).exp()).collect();
+            let total: f64 = e.iter().sum();
+            for (f, p) in s.candidates.iter().zip(&e) {
+                for &j in f {
+                    gradient[j as usize] += p / total / n;
+                }
+            }
+            for &j in &s.candidates[s.played] {
+                gradient[j as usize] -= 1.0 / n;
+            }
+        }
+        adam.step(t, 0.02, &mut u, &gradient, &fitted);
+    }
+    let w: Vec<f64> = u.iter().map(|x| x / scale).collect();
+    report("fitted", &w);
+    let round = |range: std::ops::Range<usize>| -> Vec<i64> {
+        range.map(|j| w[j].round() as i64).collect()
+    };
+    let side = PATTERNS + COMBOS;
+    println!("ORDER_OWN_PATTERN = {:?}", round(0..PATTERNS));
+    println!("ORDER_OWN_COMBO = {:?}", round(PATTERNS..side));
+    println!("ORDER_OPP_PATTERN = {:?}", round(side..side + PATTERNS));
+    println!("ORDER_OPP_COMBO = {:?}", round(side + PATTERNS..2 * side));
 }
