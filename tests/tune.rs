@@ -204,8 +204,8 @@ struct Visit<'a> {
 }
 
 /// Walks every finished game of the records under one of the settings' rules and on its
-/// board size (games of the players it excludes left out) and shows `visit` each position from the fifth
-/// move after the opening on. Returns the number of games walked.
+/// board size (games of the players it excludes left out) and shows `visit` each position
+/// from the fifth move after the opening on. Returns the number of games walked.
 fn walk_records(settings: &Settings, mut visit: impl FnMut(Visit)) -> usize {
     let Settings {
         paths,
@@ -525,7 +525,8 @@ fn order_features(pos: &Position, p: Pos) -> [u8; 10] {
 }
 
 /// The ordering weights the engine plays with, in [`ORDER_FEATURES`] order: the mover's
-/// cell value times 16, the opponent's times `DEFENCE_SIXTEENTHS` (see `movegen::order_score`).
+/// cell value times 16, the opponent's times `DEFENCE_SIXTEENTHS` (see
+/// `movegen::order_score`).
 fn current_order_weights() -> [f64; ORDER_FEATURES] {
     let mut w = [0f64; ORDER_FEATURES];
     for (side, scale) in [(0, 16.0), (1, DEFENCE_SIXTEENTHS as f64)] {
