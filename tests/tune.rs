@@ -663,8 +663,14 @@ fn fit_ordering_to_match_records() {
         range.map(|j| w[j].round() as i64).collect()
     };
     let side = PATTERNS + COMBOS;
-    println!("ORDER_OWN_PATTERN = {:?}", round(0..PATTERNS));
-    println!("ORDER_OWN_COMBO = {:?}", round(PATTERNS..side));
-    println!("ORDER_OPP_PATTERN = {:?}", round(side..side + PATTERNS));
-    println!("ORDER_OPP_COMBO = {:?}", round(side + PATTERNS..2 * side));
+    println!("mover's line shapes = {:?}", round(0..PATTERNS));
+    println!("mover's combined shapes = {:?}", round(PATTERNS..side));
+    println!(
+        "opponent's line shapes = {:?}",
+        round(side..side + PATTERNS)
+    );
+    println!(
+        "opponent's combined shapes = {:?}",
+        round(side + PATTERNS..2 * side)
+    );
 }
