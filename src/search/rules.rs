@@ -97,9 +97,10 @@ pub struct RuleSettings {
     /// the same position overwrites it. 0 (a deeper bound always stays) against 2, at 0.2
     /// s/move on 15x15 balanced openings: freestyle +33.1 +/- 31.9 and +20.0 +/- 30.0 Elo
     /// (400 games each; +26.1 +/- 21.9 together, LOS 99 %), renju -24.1 +/- 29.6, standard
-    /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so those rules keep 2. Keeping a
-    /// deeper entry of an earlier search too (the margin applied whatever the entry's
-    /// generation) scored +2.6 +/- 28.4 against 0 (freestyle, 400 games): not adopted.
+    /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so those rules keep 2. Freestyle
+    /// on 20x20 showed no gain: -9.3 +/- 38.1 (300 games, same time). Keeping a deeper entry
+    /// of an earlier search too (the margin applied whatever the entry's generation) scored
+    /// +2.6 +/- 28.4 against 0 (freestyle, 400 games): not adopted.
     pub tt_keep_margin: i32,
 }
 
