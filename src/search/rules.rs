@@ -98,9 +98,10 @@ pub struct RuleSettings {
     /// s/move on 15x15 balanced openings: freestyle +33.1 +/- 31.9 and +20.0 +/- 30.0 Elo
     /// (400 games each; +26.1 +/- 21.9 together, LOS 99 %), renju -24.1 +/- 29.6, standard
     /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so those rules keep 2. Freestyle
-    /// on 20x20 showed no gain: -9.3 +/- 38.1 (300 games, same time). Keeping a deeper entry
-    /// of an earlier search too (the margin applied whatever the entry's generation) scored
-    /// +2.6 +/- 28.4 against 0 (freestyle, 400 games): not adopted.
+    /// on 20x20 showed no gain: -9.3 +/- 38.1 and +0.0 +/- 35.9 (300 games each, same time;
+    /// -4.4 +/- 26.1 together). Keeping a deeper entry of an earlier search too (the margin
+    /// applied whatever the entry's generation) scored +2.6 +/- 28.4 against 0 (freestyle,
+    /// 400 games): not adopted.
     pub tt_keep_margin: i32,
 }
 
