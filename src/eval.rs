@@ -67,9 +67,9 @@ use crate::types::{Color, Pos, Rule};
 /// games each). The first match of the full fit, -125.6 +/- 45.9 (202 games, SPRT H0), ran
 /// before values were stored signed: its double four on two plain fours was worth less than
 /// nothing and read back as about 2^26.
-/// With the move ordering kept on the values below (a second table read by
-/// `movegen::order_score`), the full fit scored -114.5 +/- 43.5 (264 games, SPRT H0):
-/// worse, not better, so the ordering following the evaluation is not what cost it.
+/// Measured with the move ordering held on the values below (a second table, built for that
+/// match and not kept), the full fit scored -114.5 +/- 43.5 (264 games, SPRT H0): worse,
+/// not better, so the ordering following the evaluation is not what cost it.
 ///
 /// Nor a move ordering of its own (per shape of the mover and of the opponent), fitted by
 /// `fit_ordering_to_match_records` in `tests/tune.rs` to the moves the searches played in

@@ -370,6 +370,23 @@ impl Settings {
     }
 }
 
+/// The scale (from 0.001, in steps of 10 %, up to 80 of them) at which `loss` is least, and
+/// that loss: the sigmoid's `k` of the evaluation fit, the softmax's scale of the ordering
+/// fit.
+fn fit_scale(loss: impl Fn(f64) -> f64) -> (f64, f64) {
+    let mut scale = 0.001;
+    let mut best = loss(scale);
+    for _ in 0..80 {
+        for candidate in [scale * 1.1, scale / 1.1] {
+            let l = loss(candidate);
+            if l < best {
+                (best, scale) = (l, candidate);
+            }
+        }
+    }
+    (scale, best)
+}
+
 /// Adam's moment estimates, for a fit of the weights at the indices given to each step.
 struct Adam {
     m: Vec<f64>,
@@ -419,16 +436,7 @@ fn fit_weights_to_match_records() {
     // the evaluation's scale (the search's windows and margins are in its points).
     let mut w = current_weights(first);
     let results: Vec<f64> = samples.iter().map(|s| s.result).collect();
-    let mut k = 0.001;
-    let mut best = loss(&samples, &w, k, &results);
-    for _ in 0..60 {
-        for candidate in [k * 1.1, k / 1.1] {
-            let l = loss(&samples, &w, candidate, &results);
-            if l < best {
-                (best, k) = (l, candidate);
-            }
-        }
-    }
+    let (k, best) = fit_scale(|k| loss(&samples, &w, k, &results));
     println!("k = {k:.6}; loss with the current weights {best:.6}");
     // `WUZI_TUNE_SCORE_SHARE` (0 to 1, default 0): how much of each target is the search's
     // score rather than the game's result.
@@ -504,22 +512,28 @@ fn fit_weights_to_match_records() {
     }
 }
 
-/// Ordering features of a candidate cell: the mover's four line shapes and combined shape,
-/// then the opponent's, as indices into [`ORDER_FEATURES`] weights (a line shape counts once
-/// per direction it appears in).
-const ORDER_FEATURES: usize = 2 * (PATTERNS + COMBOS);
+/// Ordering weights per side (the mover's, then the opponent's): line shapes, then
+/// combined shapes.
+const SIDE_FEATURES: usize = PATTERNS + COMBOS;
+/// Ordering weights in all.
+const ORDER_FEATURES: usize = 2 * SIDE_FEATURES;
+/// Ordering features of a candidate cell: per side, its four line shapes and its combined
+/// shape, as indices into the [`ORDER_FEATURES`] weights (a line shape counts once per
+/// direction it appears in).
+type CellFeatures = [u8; 10];
 
-/// The indices of the ordering features of the empty cell `p` for the side to move.
-fn order_features(pos: &Position, p: Pos) -> [u8; 10] {
+/// The ordering features of the empty cell `p` for the side to move.
+fn order_features(pos: &Position, p: Pos) -> CellFeatures {
     let me = pos.side_to_move();
     let mut f = [0u8; 10];
     for (side, color) in [me, me.opponent()].into_iter().enumerate() {
         let shape = pos.shape(p, color);
-        let base = side * (PATTERNS + COMBOS);
-        for (d, pattern) in shape.patterns().into_iter().enumerate() {
-            f[side * 5 + d] = (base + pattern as usize) as u8;
+        let base = side * SIDE_FEATURES;
+        let slots = &mut f[side * 5..side * 5 + 5];
+        for (slot, pattern) in slots.iter_mut().zip(shape.patterns()) {
+            *slot = (base + pattern as usize) as u8;
         }
-        f[side * 5 + 4] = (base + PATTERNS + shape.combo() as usize) as u8;
+        slots[4] = (base + PATTERNS + shape.combo() as usize) as u8;
     }
     f
 }
@@ -530,7 +544,7 @@ fn order_features(pos: &Position, p: Pos) -> [u8; 10] {
 fn current_order_weights() -> [f64; ORDER_FEATURES] {
     let mut w = [0f64; ORDER_FEATURES];
     for (side, scale) in [(0, 16.0), (1, DEFENCE_SIXTEENTHS as f64)] {
-        let base = side * (PATTERNS + COMBOS);
+        let base = side * SIDE_FEATURES;
         for (j, &v) in PATTERN_WEIGHT.iter().enumerate() {
             w[base + j] = scale * v as f64;
         }
@@ -544,8 +558,24 @@ fn current_order_weights() -> [f64; ORDER_FEATURES] {
 /// A position where nothing is forced, its candidate moves' features and which of them was
 /// played.
 struct OrderSample {
-    candidates: Vec<[u8; 10]>,
+    candidates: Vec<CellFeatures>,
     played: usize,
+}
+
+/// The candidates' ordering scores under weights `w`, times `scale`.
+fn order_logits(s: &OrderSample, w: &[f64], scale: f64) -> Vec<f64> {
+    s.candidates
+        .iter()
+        .map(|f| scale * f.iter().map(|&j| w[j as usize]).sum::<f64>())
+        .collect()
+}
+
+/// The softmax of `z`: each candidate's probability.
+fn softmax(z: &[f64]) -> Vec<f64> {
+    let max = z.iter().cloned().fold(f64::MIN, f64::max);
+    let e: Vec<f64> = z.iter().map(|v| (v - max).exp()).collect();
+    let total: f64 = e.iter().sum();
+    e.into_iter().map(|x| x / total).collect()
 }
 
 /// Cross-entropy of the played moves under the softmax of `scale` times the ordering scores,
@@ -553,14 +583,8 @@ struct OrderSample {
 fn order_stats(samples: &[&OrderSample], w: &[f64], scale: f64, top: usize) -> (f64, f64, f64) {
     let (mut loss, mut first, mut within) = (0.0, 0usize, 0usize);
     for s in samples {
-        let z: Vec<f64> = s
-            .candidates
-            .iter()
-            .map(|f| scale * f.iter().map(|&j| w[j as usize]).sum::<f64>())
-            .collect();
-        let max = z.iter().cloned().fold(f64::MIN, f64::max);
-        let log_sum = z.iter().map(|v| (v - max).exp()).sum::<f64>().ln() + max;
-        loss += log_sum - z[s.played];
+        let z = order_logits(s, w, scale);
+        loss -= softmax(&z)[s.played].ln();
         let rank = z.iter().filter(|&&v| v >= z[s.played]).count();
         first += (rank == 1) as usize;
         within += (rank <= top) as usize;
@@ -603,16 +627,7 @@ fn fit_ordering_to_match_records() {
     // The softmax's scale is fitted to the current weights first; the fit keeps it, so the
     // weights come out in the engine's units.
     let w0 = current_order_weights();
-    let mut scale = 0.001;
-    let mut best = order_stats(&train, &w0, scale, 10).0;
-    for _ in 0..80 {
-        for candidate in [scale * 1.1, scale / 1.1] {
-            let l = order_stats(&train, &w0, candidate, 10).0;
-            if l < best {
-                (best, scale) = (l, candidate);
-            }
-        }
-    }
+    let (scale, _) = fit_scale(|scale| order_stats(&train, &w0, scale, 10).0);
     let report = |name: &str, w: &[f64]| {
         for (set, data) in [("train", &train), ("held out", &held)] {
             let (loss, first, within) = order_stats(data, w, scale, 10);
@@ -630,7 +645,7 @@ fn fit_ordering_to_match_records() {
     // (a constant added to all four directions' or to every combination's weight moves
     // every candidate alike).
     let fitted: Vec<usize> = (0..ORDER_FEATURES)
-        .filter(|&j| j % (PATTERNS + COMBOS) != 0 && j % (PATTERNS + COMBOS) != PATTERNS)
+        .filter(|&j| j % SIDE_FEATURES != 0 && j % SIDE_FEATURES != PATTERNS)
         .collect();
     let mut u: Vec<f64> = w0.iter().map(|w| w * scale).collect();
     let mut adam = Adam::new(ORDER_FEATURES);
@@ -638,17 +653,10 @@ fn fit_ordering_to_match_records() {
     for t in 1..=settings.iterations {
         let mut gradient = [0f64; ORDER_FEATURES];
         for s in &train {
-            let z: Vec<f64> = s
-                .candidates
-                .iter()
-                .map(|f| f.iter().map(|&j| u[j as usize]).sum::<f64>())
-                .collect();
-            let max = z.iter().cloned().fold(f64::MIN, f64::max);
-            let e: Vec<f64> = z.iter().map(|v| (v - max).exp()).collect();
-            let total: f64 = e.iter().sum();
-            for (f, p) in s.candidates.iter().zip(&e) {
+            let p = softmax(&order_logits(s, &u, 1.0));
+            for (f, p) in s.candidates.iter().zip(&p) {
                 for &j in f {
-                    gradient[j as usize] += p / total / n;
+                    gradient[j as usize] += p / n;
                 }
             }
             for &j in &s.candidates[s.played] {
@@ -662,7 +670,7 @@ fn fit_ordering_to_match_records() {
     let round = |range: std::ops::Range<usize>| -> Vec<i64> {
         range.map(|j| w[j].round() as i64).collect()
     };
-    let side = PATTERNS + COMBOS;
+    let side = SIDE_FEATURES;
     println!("mover's line shapes = {:?}", round(0..PATTERNS));
     println!("mover's combined shapes = {:?}", round(PATTERNS..side));
     println!(
