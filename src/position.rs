@@ -520,6 +520,12 @@ impl Position {
         self.board.hash()
     }
 
+    /// Zobrist hash after the side to move plays `pos`.
+    #[inline]
+    pub fn hash_after(&self, pos: Pos) -> u64 {
+        self.board.hash_after(pos)
+    }
+
     /// Threat state of an empty cell for `color`.
     #[inline]
     pub fn shape(&self, pos: Pos, color: Color) -> &Shape {

@@ -201,6 +201,13 @@ impl Board {
         self.hash
     }
 
+    /// The hash after the side to move plays `pos` (the search uses it to prefetch the
+    /// child's table entry while the move is being made).
+    #[inline]
+    pub fn hash_after(&self, pos: Pos) -> u64 {
+        self.hash ^ zobrist::stone_key(self.side_to_move, pos) ^ zobrist::side_key()
+    }
+
     /// Places a stone of any colour; the side to move becomes the other colour.
     ///
     /// # Panics

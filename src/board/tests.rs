@@ -35,7 +35,9 @@ fn make_undo_restores_hash_and_side() {
     ];
     let mut hashes = vec![start];
     for &m in &moves {
+        let predicted = board.hash_after(m);
         board.make_move(m);
+        assert_eq!(board.hash(), predicted, "hash_after({m})");
         hashes.push(board.hash());
     }
     assert_eq!(board.side_to_move(), Color::Black);

@@ -1052,6 +1052,7 @@ impl Worker {
             moves.swap(i, pick);
             let m = moves[i].0;
             let (quiet, may_reduce) = classify(pos, m);
+            ctl.tt.prefetch(pos.hash_after(m));
             pos.make_move(m);
             let score = if i == 0 {
                 // The table's move, when there is one, is ordered first.
