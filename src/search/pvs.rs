@@ -1070,7 +1070,8 @@ impl Worker {
                 // SPRT H0; from the seventeenth, +1.7 +/- 30.1, 400 games. Freestyle, 400
                 // games each, not adopted: a ply more for a move with no history for the
                 // mover (it has not cut off for that side in this game), +9.6 +/- 31.1,
-                // +15.6 +/- 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8 together; a ply more at
+                // +15.6 +/- 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8 together (renju +18.3
+                // +/- 30.2 and +1.7 +/- 30.5, standard -29.6 +/- 30.4); a ply more at
                 // expected cut nodes (non-PV nodes reached by a null-window search, the
                 // expectation alternating down the tree), +6.1 +/- 30.0, and with the
                 // history rule +0.0 +/- 32.9; a ply more where the table's move makes a four
