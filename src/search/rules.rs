@@ -59,21 +59,20 @@ pub struct RuleSettings {
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions: a flexible three under freestyle, standard and renju, a four under caro
-    /// (never above a four: a reducible move is a quiet one that also stays below
-    /// this). A flexible three threatens a flexible four and must be answered, so it is
-    /// searched like a four.
-    /// Against the engine that pruned and reduced it, at 0.2 s/move on 15x15 balanced
+    /// (never above a four: a reducible move is a quiet one that also stays below this). A
+    /// flexible three threatens a flexible four and must be answered, so it is searched like
+    /// a four. Against the engine that pruned and reduced it, at 0.2 s/move on 15x15 balanced
     /// openings, freestyle: +17.4 +/- 31.3 Elo (400 games) and +46.0 +/- 33.4 (304 games,
     /// SPRT H1); +30.8 +/- 22.8 together (LOS 99.6 %). Renju: +24.4 +/- 31.1, with the
     /// refitted evaluation +6.9 +/- 30.8, and with the aspiration window of 100 +23.5 +/-
-    /// 32.1 (400 games each; +18.1 +/- 18.1 over the 1,200, LOS 97.5 %), so renju has it
-    /// too; at 0.5 s/move, +33.4 +/- 49.7 (190 games). Alone, standard scored -18.3 +/-
-    /// 32.5 (400 games) and later -33.9 +/- 41.0 (280 games, stopped), but it has the flexible
-    /// three with freestyle's other settings (see [`RuleSettings::for_rule`]). Caro keeps the
-    /// four: caro +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over
-    /// 1,200). Sparing also the moves that take a point where the opponent would make a
-    /// flexible three scored -63.8 +/- 34.6 in freestyle (270 games, stopped): the bench
-    /// took 43 % more nodes to reach its depths.
+    /// 32.1 (400 games each; +18.1 +/- 18.1 over the 1,200, LOS 97.5 %), so renju has it too;
+    /// at 0.5 s/move, +33.4 +/- 49.7 (190 games). Alone, standard scored -18.3 +/- 32.5 (400
+    /// games) and later -33.9 +/- 41.0 (280 games, stopped), but it has the flexible three
+    /// with freestyle's other settings (see [`RuleSettings::for_rule`]). Caro keeps the four:
+    /// caro +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over 1,200).
+    /// Sparing also the moves that take a point where the opponent would make a flexible
+    /// three scored -63.8 +/- 34.6 in freestyle (270 games, stopped): the bench took 43 %
+    /// more nodes to reach its depths.
     pub own_threat_floor: Combo,
     /// Whether internal iterative reduction runs (a non-PV node with no table move, far
     /// enough from the horizon, searched a ply shallower). Against the engine without it at
@@ -100,12 +99,12 @@ pub struct RuleSettings {
     /// the same position overwrites it. 0 (a deeper bound always stays) against 2, at 0.2
     /// s/move on 15x15 balanced openings: freestyle +33.1 +/- 31.9 and +20.0 +/- 30.0 Elo
     /// (400 games each; +26.1 +/- 21.9 together, LOS 99 %), renju -24.1 +/- 29.6, standard
-    /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so renju and caro keep 2 (standard
-    /// has 0 with freestyle's other settings, see [`RuleSettings::for_rule`]). Freestyle
-    /// on 20x20 showed no gain: -9.3 +/- 38.1 and +0.0 +/- 35.9 (300 games each, same time;
-    /// -4.4 +/- 26.1 together). Keeping a deeper entry of an earlier search too (the margin
-    /// applied whatever the entry's generation) scored +2.6 +/- 28.4 against 0 (freestyle,
-    /// 400 games): not adopted.
+    /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so renju and caro keep 2
+    /// (standard has 0 with freestyle's other settings, see [`RuleSettings::for_rule`]).
+    /// Freestyle on 20x20 showed no gain: -9.3 +/- 38.1 and +0.0 +/- 35.9 (300 games each,
+    /// same time; -4.4 +/- 26.1 together). Keeping a deeper entry of an earlier search too
+    /// (the margin applied whatever the entry's generation) scored +2.6 +/- 28.4 against 0
+    /// (freestyle, 400 games): not adopted.
     pub tt_keep_margin: i32,
 }
 
@@ -116,11 +115,11 @@ impl RuleSettings {
     /// iterative reduction, singular extensions and keep margin of 0 each scored about zero
     /// or below in standard when tried alone (see the fields), but all four together, against
     /// standard's earlier settings (a four as the floor, neither of the two, a margin of 2),
-    /// scored +41.9 +/- 30.5, -14.8 +/- 30.4 and
-    /// +27.0 +/- 33.0 Elo (standard, 0.2 s/move, 15x15 balanced openings, 400 games each;
-    /// +17.5 +/- 18.0 over the 1,200, LOS 97.1 %). The same four for caro, with freestyle's
-    /// root VCT defence and pruning depth, scored +2.6 +/- 31.0 there (400 games): caro keeps
-    /// its own.
+    /// scored +41.9 +/- 30.5, -14.8 +/- 30.4 and +27.0 +/- 33.0 Elo (standard, 0.2 s/move,
+    /// 15x15 balanced openings, 400 games each; +17.5 +/- 18.0 over the 1,200, LOS 97.1 %),
+    /// and once adopted, against the commit before, +30.5 +/- 29.0 (400 games; +21.1 +/- 15.3
+    /// over the 1,600, LOS 99.7 %). The same four for caro, with freestyle's root VCT defence
+    /// and pruning depth, scored +2.6 +/- 31.0 there (400 games): caro keeps its own.
     pub const fn for_rule(rule: Rule) -> RuleSettings {
         match rule {
             Rule::Freestyle | Rule::Standard => RuleSettings {
