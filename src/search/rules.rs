@@ -118,8 +118,9 @@ impl RuleSettings {
     /// scored +41.9 +/- 30.5, -14.8 +/- 30.4 and +27.0 +/- 33.0 Elo (standard, 0.2 s/move,
     /// 15x15 balanced openings, 400 games each; +17.5 +/- 18.0 over the 1,200, LOS 97.1 %),
     /// and once adopted, against the commit before, +30.5 +/- 29.0 (400 games; +21.1 +/- 15.3
-    /// over the 1,600, LOS 99.7 %). The same four for caro, with freestyle's root VCT defence
-    /// and pruning depth, scored +2.6 +/- 31.0 there (400 games): caro keeps its own.
+    /// over the 1,600, LOS 99.7 %); at 0.5 s/move, +61.4 +/- 41.9 (200 games). The same four
+    /// for caro, with freestyle's root VCT defence and pruning depth, scored +2.6 +/- 31.0
+    /// there (400 games): caro keeps its own.
     pub const fn for_rule(rule: Rule) -> RuleSettings {
         match rule {
             Rule::Freestyle | Rule::Standard => RuleSettings {
