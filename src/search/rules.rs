@@ -99,8 +99,8 @@ pub struct RuleSettings {
     /// the same position overwrites it. 0 (a deeper bound always stays) against 2, at 0.2
     /// s/move on 15x15 balanced openings: freestyle +33.1 +/- 31.9 and +20.0 +/- 30.0 Elo
     /// (400 games each; +26.1 +/- 21.9 together, LOS 99 %), renju -24.1 +/- 29.6, standard
-    /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so renju and caro keep 2
-    /// (standard has 0 with freestyle's other settings, see [`RuleSettings::for_rule`]).
+    /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so renju, standard and caro keep
+    /// 2 (standard again with freestyle's other settings: see [`RuleSettings::for_rule`]).
     /// Freestyle on 20x20 showed no gain: -9.3 +/- 38.1 and +0.0 +/- 35.9 (300 games each,
     /// same time; -4.4 +/- 26.1 together). Keeping a deeper entry of an earlier search too
     /// (the margin applied whatever the entry's generation) scored +2.6 +/- 28.4 against 0
@@ -111,25 +111,32 @@ pub struct RuleSettings {
 impl RuleSettings {
     /// The settings `rule` searches with.
     ///
-    /// Standard searches as freestyle does. Freestyle's flexible-three floor, internal
-    /// iterative reduction, singular extensions and keep margin of 0 each scored about zero
-    /// or below in standard when tried alone (see the fields), but all four together, against
-    /// standard's earlier settings (a four as the floor, neither of the two, a margin of 2),
-    /// scored +41.9 +/- 30.5, -14.8 +/- 30.4 and +27.0 +/- 33.0 Elo (standard, 0.2 s/move,
-    /// 15x15 balanced openings, 400 games each; +17.5 +/- 18.0 over the 1,200, LOS 97.1 %),
-    /// and once adopted, against the commit before, +30.5 +/- 29.0 (400 games; +21.1 +/- 15.3
-    /// over the 1,600, LOS 99.7 %); at 0.5 s/move, +61.4 +/- 41.9 (200 games). The same four
-    /// for caro, with freestyle's root VCT defence and pruning depth, scored +2.6 +/- 31.0
-    /// there (400 games): caro keeps its own.
+    /// Standard searches as freestyle does, except for the keep margin. Freestyle's
+    /// flexible-three floor, internal iterative reduction, singular extensions and keep
+    /// margin of 0 each scored about zero or below in standard when tried alone (see the
+    /// fields), but all four together, against standard's earlier settings (a four as the
+    /// floor, neither of the two, a margin of 2), scored +41.9 +/- 30.5, -14.8 +/- 30.4 and
+    /// +27.0 +/- 33.0 Elo (standard, 0.2 s/move, 15x15 balanced openings, 400 games each;
+    /// +17.5 +/- 18.0 over the 1,200, LOS 97.1 %), and once adopted, against the commit
+    /// before, +30.5 +/- 29.0 (400 games; +21.1 +/- 15.3 over the 1,600, LOS 99.7 %); at 0.5
+    /// s/move, +61.4 +/- 41.9 (200 games). The same four for caro, with freestyle's root VCT
+    /// defence and pruning depth, scored +2.6 +/- 31.0 there (400 games): caro keeps its own.
+    /// Standard's keep margin of 2 instead of 0, on top of the other three, then scored +25.2
+    /// +/- 30.6 and +29.6 +/- 29.7 (400 games each; +27.5 +/- 21.3 over the 800, LOS 99.4 %),
+    /// so standard keeps 2.
     pub const fn for_rule(rule: Rule) -> RuleSettings {
         match rule {
-            Rule::Freestyle | Rule::Standard => RuleSettings {
+            Rule::Freestyle => RuleSettings {
                 root_defence: Some(Threats::FoursAndThrees),
                 late_move_depth: 6,
                 own_threat_floor: Combo::FlexThree,
                 iir: true,
                 singular: true,
                 tt_keep_margin: 0,
+            },
+            Rule::Standard => RuleSettings {
+                tt_keep_margin: 2,
+                ..RuleSettings::for_rule(Rule::Freestyle)
             },
             Rule::Renju => RuleSettings {
                 root_defence: Some(Threats::Fours),
