@@ -387,6 +387,11 @@ fn fit_scale(loss: impl Fn(f64) -> f64) -> (f64, f64) {
     (scale, best)
 }
 
+/// The weights of `w` in `range`, rounded to whole points for printing.
+fn rounded(w: &[f64], range: std::ops::Range<usize>) -> Vec<i64> {
+    range.map(|j| w[j].round() as i64).collect()
+}
+
 /// Adam's moment estimates, for a fit of the weights at the indices given to each step.
 struct Adam {
     m: Vec<f64>,
@@ -491,9 +496,7 @@ fn fit_weights_to_match_records() {
         }
         adam.step(t, 1.0, &mut w, &gradient, &fitted);
     }
-    let round = |range: std::ops::Range<usize>| -> Vec<i64> {
-        range.map(|j| w[j].round() as i64).collect()
-    };
+    let round = |range| rounded(&w, range);
     println!(
         "loss with the fitted weights {:.6} (against the results {:.6})",
         loss(&samples, &w, k, &target),
@@ -667,9 +670,7 @@ fn fit_ordering_to_match_records() {
     }
     let w: Vec<f64> = u.iter().map(|x| x / scale).collect();
     report("fitted", &w);
-    let round = |range: std::ops::Range<usize>| -> Vec<i64> {
-        range.map(|j| w[j].round() as i64).collect()
-    };
+    let round = |range| rounded(&w, range);
     let side = SIDE_FEATURES;
     println!("mover's line shapes = {:?}", round(0..PATTERNS));
     println!("mover's combined shapes = {:?}", round(PATTERNS..side));
