@@ -1206,7 +1206,6 @@ impl Worker {
     }
 }
 
-/// The best line in the table, starting with `first`.
 /// Most a history entry holds. The ordering reads an entry over 64, so from here on a cell
 /// gains nothing more. Entries grow about 2.5 times a depth and are kept for the whole game:
 /// a 60 s search of a 20x20 opening took one to 2,616,953 by depth 14, so an unbounded
@@ -1220,6 +1219,7 @@ fn reward(entry: &mut i32, depth: i32) {
     *entry = (*entry + depth * depth).min(HISTORY_CAP);
 }
 
+/// The best line in the table, starting with `first`.
 fn principal_variation(tt: &TranspositionTable, pos: &mut Position, first: Pos) -> Vec<Pos> {
     let mut pv = vec![first];
     pos.make_move(first);
