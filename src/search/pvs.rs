@@ -3,8 +3,7 @@
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
 //! a transposition table, killer and history ordering, late-move reductions, singular
-//! extensions (every rule but standard) and, under freestyle and renju, internal iterative
-//! reduction.
+//! extensions and, under every rule but caro, internal iterative reduction.
 //! Inside the tree the threat counts decide the moves: a node that can make five is won, a
 //! node facing a five only blocks, a node facing a flexible four (an open three on the
 //! board) only defends or counter-fours, and a flexible four or double four of the side to
@@ -95,8 +94,8 @@ const INTERIOR_VCF_NODES: u64 = 400;
 const INTERIOR_VCF_DEPTH: i32 = 3;
 /// Plies from the horizon from which a non-PV node with no table move is searched a ply
 /// shallower (internal iterative reduction), where the rule has it ([`RuleSettings::iir`]:
-/// freestyle and renju). From 3 plies instead of 4 it scored -15.6 +/- 29.9 in freestyle
-/// (380 games, SPRT H0), from 5 plies +5.2 +/- 32.7 (400 games).
+/// freestyle, standard and renju). From 3 plies instead of 4 it scored -15.6 +/- 29.9 in
+/// freestyle (380 games, SPRT H0), from 5 plies +5.2 +/- 32.7 (400 games).
 const IIR_DEPTH: i32 = 4;
 /// Half-width of the first aspiration window, in the evaluation's units (an open three on a
 /// line weighs 43); each failed bound widens by it, and it triples after every failure.
@@ -945,7 +944,7 @@ impl Worker {
 
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
-        // filled. Freestyle and renju only (see [`RuleSettings::iir`]).
+        // filled. Every rule but caro (see [`RuleSettings::iir`]).
         let settings = &ctl.settings;
         let depth =
             if tt_move.is_none() && !pv_node && !forced && depth >= IIR_DEPTH && settings.iir {
@@ -1013,7 +1012,7 @@ impl Worker {
         };
         // A move is quiet (no four for either side: killers and history learn from it) and
         // reducible (quiet, and below the rule's threat floor, a flexible three under
-        // freestyle and renju: it may be pruned or reduced, see
+        // freestyle, standard and renju: it may be pruned or reduced, see
         // [`RuleSettings::own_threat_floor`]). One read of each side's shape answers both.
         let threat_floor = settings.own_threat_floor;
         let classify = |pos: &Position, m: Pos| {
