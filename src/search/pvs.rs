@@ -625,14 +625,19 @@ impl Worker {
                 alpha = best_score - delta;
                 beta = best_score + delta;
             }
+            // After a fail high the wider window may be searched shallower until a fail low
+            // (see [`RuleSettings::fail_high_reduction`]).
+            let mut reduction = 0;
             let (score, iteration_best) = loop {
-                let (score, m) = self.root(pos, moves, depth as i32, alpha, beta, ctl);
+                let (score, m) = self.root(pos, moves, depth as i32 - reduction, alpha, beta, ctl);
                 if self.aborted {
                     break (score, m);
                 }
                 if score <= alpha && alpha > -INFINITE {
+                    reduction = 0;
                     alpha = (alpha - delta).max(-INFINITE);
                 } else if score >= beta && beta < INFINITE {
+                    reduction = ctl.settings.fail_high_reduction;
                     beta = (beta + delta).min(INFINITE);
                 } else {
                     break (score, m);

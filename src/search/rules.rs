@@ -106,25 +106,34 @@ pub struct RuleSettings {
     /// (the margin applied whatever the entry's generation) scored +2.6 +/- 28.4 against 0
     /// (freestyle, 400 games): not adopted.
     pub tt_keep_margin: i32,
+    /// Plies less for the root's re-searches after a fail high at an aspiration window, until
+    /// the next fail low: the move that failed high has just held at the full depth, and the
+    /// shallower search settles the wider window sooner (the iteration still counts, and is
+    /// reported, as its own depth). One ply against none, at 0.2 s/move on 15x15 balanced
+    /// openings: freestyle +30.5 +/- 31.0 and +14.8 +/- 29.3 Elo (400 games each; +22.2 +/-
+    /// 21.3 together, LOS 97.9 %), renju -0.9 +/- 29.2, standard -5.2 +/- 31.5 and caro -20.9
+    /// +/- 34.1 (400 games each), so only freestyle has it. Freestyle at 0.5 s/move: +23.9
+    /// +/- 41.5 (160 games).
+    pub fail_high_reduction: i32,
 }
 
 impl RuleSettings {
     /// The settings `rule` searches with.
     ///
-    /// Standard searches as freestyle does, except for the keep margin. Freestyle's
-    /// flexible-three floor, internal iterative reduction, singular extensions and keep
-    /// margin of 0 each scored about zero or below in standard when tried alone (see the
-    /// fields), but all four together, against standard's earlier settings (a four as the
-    /// floor, neither of the two, a margin of 2), scored +41.9 +/- 30.5, -14.8 +/- 30.4 and
-    /// +27.0 +/- 33.0 Elo (standard, 0.2 s/move, 15x15 balanced openings, 400 games each;
-    /// +17.5 +/- 18.0 over the 1,200, LOS 97.1 %), and once adopted, against the commit
-    /// before, +30.5 +/- 29.0 (400 games; +21.1 +/- 15.3 over the 1,600, LOS 99.7 %); at 0.5
-    /// s/move, +61.4 +/- 41.9 (200 games). The same four for caro, with freestyle's root VCT
-    /// defence and pruning depth, scored +2.6 +/- 31.0 there (400 games): caro keeps its own.
-    /// Standard's keep margin of 2 instead of 0, on top of the other three, then scored +25.2
-    /// +/- 30.6 and +29.6 +/- 29.7 (400 games each; +27.5 +/- 21.3 over the 800, LOS 99.4 %),
-    /// so standard keeps 2. Standard as it now searches, against the commit before the four
-    /// settings, at 0.5 s/move: +70.4 +/- 47.7 (200 games).
+    /// Standard searches as freestyle does, except for the keep margin and the fail-high
+    /// reduction. Freestyle's flexible-three floor, internal iterative reduction, singular
+    /// extensions and keep margin of 0 each scored about zero or below in standard when tried
+    /// alone (see the fields), but all four together, against standard's earlier settings (a
+    /// four as the floor, neither of the two, a margin of 2), scored +41.9 +/- 30.5, -14.8
+    /// +/- 30.4 and +27.0 +/- 33.0 Elo (standard, 0.2 s/move, 15x15 balanced openings, 400
+    /// games each; +17.5 +/- 18.0 over the 1,200, LOS 97.1 %), and once adopted, against the
+    /// commit before, +30.5 +/- 29.0 (400 games; +21.1 +/- 15.3 over the 1,600, LOS 99.7 %);
+    /// at 0.5 s/move, +61.4 +/- 41.9 (200 games). The same four for caro, with freestyle's
+    /// root VCT defence and pruning depth, scored +2.6 +/- 31.0 there (400 games): caro keeps
+    /// its own. Standard's keep margin of 2 instead of 0, on top of the other three, then
+    /// scored +25.2 +/- 30.6 and +29.6 +/- 29.7 (400 games each; +27.5 +/- 21.3 over the 800,
+    /// LOS 99.4 %), so standard keeps 2. Standard as it now searches, against the commit
+    /// before the four settings, at 0.5 s/move: +70.4 +/- 47.7 (200 games).
     pub const fn for_rule(rule: Rule) -> RuleSettings {
         match rule {
             Rule::Freestyle => RuleSettings {
@@ -134,9 +143,11 @@ impl RuleSettings {
                 iir: true,
                 singular: true,
                 tt_keep_margin: 0,
+                fail_high_reduction: 1,
             },
             Rule::Standard => RuleSettings {
                 tt_keep_margin: 2,
+                fail_high_reduction: 0,
                 ..RuleSettings::for_rule(Rule::Freestyle)
             },
             Rule::Renju => RuleSettings {
@@ -146,6 +157,7 @@ impl RuleSettings {
                 iir: true,
                 singular: true,
                 tt_keep_margin: 2,
+                fail_high_reduction: 0,
             },
             Rule::Caro | Rule::CaroExact => RuleSettings {
                 root_defence: None,
@@ -154,6 +166,7 @@ impl RuleSettings {
                 iir: false,
                 singular: true,
                 tt_keep_margin: 2,
+                fail_high_reduction: 0,
             },
         }
     }
