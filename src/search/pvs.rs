@@ -24,7 +24,7 @@ use rand::{Rng, SeedableRng};
 use super::movegen::{self, Situation};
 use super::rules::{RuleSettings, Threats};
 use super::time::{Clock, InstantClock, TimeManager};
-use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry};
+use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry, WIN_THRESHOLD};
 use super::vcf::VcfSolver;
 use super::vct::VctSolver;
 use crate::board::pattern::Combo;
@@ -36,8 +36,6 @@ use crate::types::{Pos, CELL_COUNT};
 
 /// Deepest ply the search tracks (killers, forced-move extensions).
 pub const MAX_PLY: usize = 128;
-/// Scores beyond this are proven wins or losses.
-pub const WIN_THRESHOLD: i32 = WIN_SCORE - 1000;
 const INFINITE: i32 = WIN_SCORE + 1;
 /// Nodes the root VCF may spend before the main search.
 const ROOT_VCF_NODES: u64 = 200_000;
