@@ -983,12 +983,12 @@ impl Worker {
         // The history term is small next to the threat scores: a quiet cell scores a few
         // thousand here, and history stayed under 100 in the 0.2 s searches sampled. With the
         // fitted weights, history weighing 16 times more (cap 2^15, divided by 4) scored
-        // -10.4 +/- 45.9 Elo (200 games), later (cap 2^20, divided by 4) +24.4 +/- 32.4 (400
-        // games; +12.8 +/- 26.5 over the 600, not adopted), and a counter-move slot after the
-        // killers (the quiet reply that last cut off after the opponent's move) -6.9 +/- 32.0
-        // (400 games), at 0.2 s/move, freestyle. Entries grow about 2.5 times a depth, so at
-        // long time controls the term weighs that much more on its own (see [`HISTORY_CAP`]);
-        // the second match says that does no harm.
+        // -10.4 +/- 45.9 Elo (200 games), later (cap 2^20, divided by 4) +24.4 +/- 32.4 and
+        // -36.6 +/- 33.5 (400 games each; -6.2 +/- 20.8 over the 1,000, not adopted), and a
+        // counter-move slot after the killers (the quiet reply that last cut off after the
+        // opponent's move) -6.9 +/- 32.0 (400 games), at 0.2 s/move, freestyle. Entries grow
+        // about 2.5 times a depth, so at long time controls the term weighs that much more on
+        // its own (see [`HISTORY_CAP`]); the 16-times matches show no harm from that.
         let killers = self.killers[ply];
         let history = &self.history[me.index()];
         for m in moves.iter_mut() {
