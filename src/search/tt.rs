@@ -163,7 +163,7 @@ impl AtomicBucket {
 /// The transposition table.
 #[derive(Debug)]
 pub struct TranspositionTable {
-    buckets: Vec<AtomicBucket>,
+    buckets: Buckets,
     generation: u8,
     keep_margin: i32,
 }
@@ -185,7 +185,7 @@ impl TranspositionTable {
             return;
         }
         // Free the old table first so that the peak memory is not the sum of both sizes.
-        self.buckets = Vec::new();
+        self.buckets = Buckets::default();
         self.buckets = allocate(bytes);
         self.generation = 0;
     }
@@ -195,7 +195,7 @@ impl TranspositionTable {
         // A fresh zeroed allocation instead of writing every bucket: freeing and mapping new
         // pages is immediate, filling hundreds of MiB is not.
         let count = self.buckets.len();
-        self.buckets = Vec::new();
+        self.buckets = Buckets::default();
         self.buckets = allocate(count * BUCKET_BYTES);
         self.generation = 0;
     }
@@ -214,7 +214,7 @@ impl TranspositionTable {
 
     /// The entry for the position with this hash, if stored.
     pub fn probe(&self, hash: u64) -> Option<TtEntry> {
-        let bucket = self.buckets[self.index(hash)].load();
+        let bucket = self.buckets.get(self.index(hash)).load();
         let key = check_key(hash);
         (0..WAYS)
             .find(|&slot| !bucket.is_empty(slot) && bucket.keys[slot] == key)
@@ -236,7 +236,7 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const AtomicBucket = &self.buckets[self.index(hash)];
+            let bucket: *const AtomicBucket = self.buckets.get(self.index(hash));
             // SAFETY: a prefetch is a hint that never faults, and the pointer is to a live
             // bucket of the table anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
@@ -255,7 +255,7 @@ impl TranspositionTable {
         );
         let generation = self.generation;
         let key = check_key(hash);
-        let stored = &self.buckets[self.index(hash)];
+        let stored = self.buckets.get(self.index(hash));
         let mut bucket = stored.load();
         let new_move = best.map_or(NO_MOVE, encode_move);
 
@@ -295,14 +295,13 @@ impl TranspositionTable {
     /// Per mille of the entries written by the current search, sampled over the first
     /// thousand buckets (the `hashfull` statistic of engine GUIs).
     pub fn hashfull_permille(&self) -> u32 {
-        let sample = &self.buckets[..self.buckets.len().min(1000)];
-        let used = sample
-            .iter()
-            .map(AtomicBucket::load)
+        let sample = self.buckets.len().min(1000);
+        let used = (0..sample)
+            .map(|i| self.buckets.get(i).load())
             .flat_map(|b| (0..WAYS).map(move |slot| (b, slot)))
             .filter(|&(b, slot)| !b.is_empty(slot) && b.generation(slot) == self.generation)
             .count();
-        (used * 1000 / (sample.len() * WAYS)) as u32
+        (used * 1000 / (sample * WAYS)) as u32
     }
 
     /// The bucket of a hash: the high bits, scaled to the bucket count (multiply-shift).
@@ -347,15 +346,13 @@ fn bucket_count(bytes: usize) -> usize {
 
 /// A cleared bucket array of at most `bytes`; halves the size while the allocation fails
 /// rather than aborting the process.
-fn allocate(bytes: usize) -> Vec<AtomicBucket> {
+fn allocate(bytes: usize) -> Buckets {
     let mut count = bucket_count(bytes);
     loop {
-        if let Some(buckets) = zeroed_buckets(count) {
+        if let Some(buckets) = Buckets::zeroed(count) {
             return buckets;
         }
-        if count == 1 {
-            return vec![AtomicBucket::default()];
-        }
+        assert!(count > 1, "cannot allocate one transposition-table bucket");
         log::warn!(
             "transposition table: cannot allocate {} bytes, halving",
             count * BUCKET_BYTES
@@ -364,27 +361,72 @@ fn allocate(bytes: usize) -> Vec<AtomicBucket> {
     }
 }
 
-/// `count` empty buckets from a zeroed allocation, or `None` if it cannot be had.
+/// Words in a bucket.
+const BUCKET_WORDS: usize = BUCKET_BYTES / 8;
+
+/// The buckets, in a zeroed allocation of words aligned by hand.
 ///
-/// Large zeroed allocations come from the system as untouched pages that read as zero, so a
-/// table of hundreds of MiB costs nothing until the search writes to it: the first move of a
-/// game (whose clock under GomocupJudge includes all start-up work) does not pay for it.
-fn zeroed_buckets(count: usize) -> Option<Vec<AtomicBucket>> {
-    let layout = std::alloc::Layout::array::<AtomicBucket>(count).ok()?;
-    if layout.size() == 0 {
-        return Some(Vec::new());
+/// Large zeroed allocations from `calloc` are fresh pages that read as zero, so a table of
+/// hundreds of MiB costs nothing until the search writes to it, and clearing it is freeing
+/// and mapping again. That holds only for an alignment the system allocator's `calloc`
+/// gives (16 bytes on x86-64): for the buckets' own 32, Rust's `alloc_zeroed` takes
+/// `aligned_alloc` and writes zeros over every page, 50 ms for the default 64 MiB and about
+/// a quarter of a second for Gomocup's 350 MB, at each new game and in the first move's
+/// time. So the words are allocated as `u64`s, one bucket more, and the buckets start at the
+/// first 32-byte boundary inside.
+#[derive(Debug, Default)]
+struct Buckets {
+    words: Vec<AtomicU64>,
+    /// Index of the first bucket's first word.
+    start: usize,
+    len: usize,
+}
+
+impl Buckets {
+    /// `count` empty buckets, or `None` if the memory cannot be had.
+    fn zeroed(count: usize) -> Option<Buckets> {
+        let total = count.checked_add(1)?.checked_mul(BUCKET_WORDS)?;
+        let layout = std::alloc::Layout::array::<AtomicU64>(total).ok()?;
+        // SAFETY: the layout has a non-zero size (`total` >= 4 words). All-zero bytes are a
+        // valid `AtomicU64` (it has the representation of a `u64`). The pointer was allocated
+        // by the global allocator with exactly the layout of `total` words, which is what
+        // `Vec::from_raw_parts` needs for length and capacity `total`.
+        let words = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicU64>();
+            if ptr.is_null() {
+                return None;
+            }
+            Vec::from_raw_parts(ptr, total, total)
+        };
+        let past_boundary = words.as_ptr() as usize % BUCKET_BYTES;
+        let start = (BUCKET_BYTES - past_boundary) % BUCKET_BYTES / 8;
+        Some(Buckets {
+            words,
+            start,
+            len: count,
+        })
     }
-    // SAFETY: the layout has a non-zero size. `AtomicBucket` is atomic integers, which have
-    // the in-memory representation of plain integers: all-zero bytes are a valid value (the
-    // empty bucket, equal to `AtomicBucket::default()`). The pointer was allocated by the
-    // global allocator with exactly the layout of `count` buckets, which is what
-    // `Vec::from_raw_parts` needs for length and capacity `count`.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<AtomicBucket>();
-        if ptr.is_null() {
-            return None;
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bucket `i`; panics if `i` is out of range.
+    #[inline]
+    fn get(&self, i: usize) -> &AtomicBucket {
+        assert!(i < self.len, "bucket {i} of {}", self.len);
+        // SAFETY: `start + (i + 1) * BUCKET_WORDS <= start + len * BUCKET_WORDS <= words.len()`
+        // (one bucket's words are spare and `start` is less than that), so the bucket's four
+        // words lie inside the allocation; they start on a 32-byte boundary, the alignment
+        // of `AtomicBucket`, which is `repr(C)` over exactly four `AtomicU64`s. The reference
+        // borrows `self`, so it cannot outlive the allocation.
+        unsafe {
+            &*self
+                .words
+                .as_ptr()
+                .add(self.start + i * BUCKET_WORDS)
+                .cast::<AtomicBucket>()
         }
-        Some(Vec::from_raw_parts(ptr, count, count))
     }
 }
 
@@ -460,6 +502,33 @@ mod tests {
         let tt = TranspositionTable::new(BUCKET_BYTES);
         assert_eq!(tt.size_bytes(), BUCKET_BYTES);
         tt
+    }
+
+    #[test]
+    fn buckets_are_aligned_empty_and_bounded() {
+        for count in [1, 2, 3, 1000, 1 << 16] {
+            let buckets = Buckets::zeroed(count).expect("memory");
+            assert_eq!(buckets.len(), count);
+            for i in [0, count / 2, count - 1] {
+                let bucket = buckets.get(i);
+                assert_eq!(bucket as *const AtomicBucket as usize % BUCKET_BYTES, 0);
+                let loaded = bucket.load();
+                assert!((0..WAYS).all(|slot| loaded.is_empty(slot)));
+            }
+            // Neighbouring buckets do not overlap.
+            if count > 1 {
+                let gap = buckets.get(1) as *const AtomicBucket as usize
+                    - buckets.get(0) as *const AtomicBucket as usize;
+                assert_eq!(gap, BUCKET_BYTES);
+            }
+            let past_end = std::panic::catch_unwind(|| {
+                buckets.get(count);
+            });
+            assert!(
+                past_end.is_err(),
+                "bucket {count} of {count} was handed out"
+            );
+        }
     }
 
     fn depth_of(tt: &TranspositionTable, key: u32) -> Option<i32> {
