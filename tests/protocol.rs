@@ -694,8 +694,73 @@ fn end_of_input_during_search_exits_at_once() {
         println!("EOF during search ({threads} threads): exited after {took:?}");
         assert!(status.success());
         assert!(took < Duration::from_secs(1), "EOF took {took:?}");
-        assert_at_most_a_move(&brain.remaining_lines());
+        // The search was stopped, not dropped: its move still comes out.
+        let lines: Vec<String> = brain
+            .remaining_lines()
+            .into_iter()
+            .filter(|l| !l.starts_with("MESSAGE"))
+            .collect();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let reply = parse_move(&lines[0]).unwrap_or_else(|| panic!("{lines:?}"));
+        let mut mirror = Board::new(20, 20, Rule::Freestyle).expect("board");
+        for (x, y) in [(10, 10), (11, 11), (9, 11)] {
+            mirror.make_move(Pos::new(x, y));
+        }
+        play_checked(&mut mirror, reply);
     }
+}
+
+/// A session piped in whole (`pbrain-wuzi < session.txt`): end of input comes before the
+/// engine has read most of it, yet every command gets its reply, in order, and the process
+/// ends at once. The searches are stopped as soon as they start, so each move is only checked
+/// for legality.
+#[test]
+fn piped_session_is_answered_before_exit() {
+    let mut brain = Brain::spawn();
+    brain.send_all(&[
+        "ABOUT",
+        "INFO timeout_turn 60000",
+        "START 15",
+        "BEGIN",
+        "FOO",
+        "START 15",
+        "BOARD",
+        "7,7,1",
+        "8,8,2",
+        "DONE",
+        "RECTSTART 12,9",
+        "TURN 5,5",
+        "START 23",
+    ]);
+    brain.close_stdin();
+    let started = Instant::now();
+    let status = brain.wait_exit(Duration::from_secs(5));
+    let took = started.elapsed();
+    println!("piped session: exited after {took:?}");
+    assert!(status.success());
+    assert!(took < Duration::from_secs(1), "EOF took {took:?}");
+    let lines: Vec<String> = brain
+        .remaining_lines()
+        .into_iter()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect();
+    assert_eq!(lines.len(), 9, "{lines:?}");
+    assert_eq!(lines[0], about_line());
+    assert_eq!(lines[1], "OK");
+    let mut mirror = Board::new(15, 15, Rule::Freestyle).expect("board");
+    play_checked(&mut mirror, parse_move(&lines[2]).expect("BEGIN's move"));
+    assert!(lines[3].starts_with("UNKNOWN"), "{lines:?}");
+    assert_eq!(lines[4], "OK");
+    let mut mirror = Board::new(15, 15, Rule::Freestyle).expect("board");
+    mirror.make_move(Pos::new(7, 7));
+    mirror.make_move(Pos::new(8, 8));
+    play_checked(&mut mirror, parse_move(&lines[5]).expect("BOARD's move"));
+    assert_eq!(lines[6], "OK");
+    let mut mirror = Board::new(12, 9, Rule::Freestyle).expect("board");
+    play_checked(&mut mirror, Pos::new(5, 5));
+    play_checked(&mut mirror, parse_move(&lines[7]).expect("TURN's move"));
+    assert!(lines[8].starts_with("ERROR"), "{lines:?}");
+    assert!(brain.stderr_text().is_empty(), "{}", brain.stderr_text());
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! The protocol loop: a reader thread that owns stdin, and an engine thread that owns the game.
 //!
 //! The reader reads raw bytes (lines are capped, so a huge line cannot exhaust memory), parses
-//! them, and acts on the few commands that cannot wait for the engine: `END` and end of input
-//! close the output and return at once, even mid-search; `STOP`/`YXSTOP` and
-//! `INFO timeout_turn 0` set the shared stop flag. Everything else, parse errors included, goes
+//! them, and acts on the few commands that cannot wait for the engine: `END` closes the output
+//! and returns at once, even mid-search; end of input stops the search at once too, but the
+//! commands already read are still answered (a script that pipes a session in gets its
+//! replies); `STOP`/`YXSTOP` and `INFO timeout_turn 0` set the shared stop flag. Everything else, parse errors included, goes
 //! to the engine thread through a channel, so replies come out in command order and a reply can
 //! never slip in before the move of a running search.
 //!
@@ -32,6 +33,11 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// How long `END` waits for the engine thread to wind down before returning anyway.
 const QUIT_GRACE: Duration = Duration::from_millis(30);
 
+/// How long end of input waits for the engine thread to answer the commands already read
+/// before returning anyway: a bound, not a wait. Each search stops at once, but a new game
+/// clears the table and a first search allocates it (about 50 ms each for the default size).
+const DRAIN_GRACE: Duration = Duration::from_millis(500);
+
 /// Most notes kept for the next move; a flood of bad INFO lines must not grow memory.
 const MAX_NOTES: usize = 16;
 
@@ -57,7 +63,9 @@ pub fn run_stdio_with(engine: Engine) -> anyhow::Result<()> {
 /// Runs the protocol on any input until `END` or end of input; replies go to `writer`.
 ///
 /// Returns as soon as `END` or end of input is read, without waiting for a running search
-/// longer than a few milliseconds: the caller is expected to exit the process.
+/// longer than a few milliseconds: the caller is expected to exit the process. After `END`
+/// nothing more is printed; at end of input the commands already read are answered first,
+/// every search among them stopped at once (its best move so far).
 ///
 /// # Errors
 /// If the engine thread cannot be started or dies.
@@ -84,16 +92,34 @@ pub fn run_with(input: impl BufRead, writer: Writer, engine: Engine) -> anyhow::
         .context("cannot start the engine thread")?;
 
     let result = read_loop(input, &jobs, &stop);
-    // END, end of input or a dead engine thread: nothing more may be printed.
+    // Whatever search runs or waits in the queue returns its best move so far at once; no
+    // later command is read to clear the flag again.
     stop.store(true, Ordering::SeqCst);
-    writer.close();
-    drop(jobs);
-    let _ = done.recv_timeout(QUIT_GRACE);
-    result
+    if let Ok(Quit::EndOfInput) = result {
+        // The queue ends here: the engine thread answers what was read, then returns.
+        drop(jobs);
+        let _ = done.recv_timeout(DRAIN_GRACE);
+        writer.close();
+    } else {
+        // END or a dead engine thread: nothing more may be printed.
+        writer.close();
+        drop(jobs);
+        let _ = done.recv_timeout(QUIT_GRACE);
+    }
+    result.map(|_| ())
+}
+
+/// Why the reader stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quit {
+    /// `END` was read.
+    End,
+    /// Input ended (or could no longer be read).
+    EndOfInput,
 }
 
 /// Reads and dispatches lines until `END` or end of input.
-fn read_loop(input: impl BufRead, jobs: &Sender<Job>, stop: &AtomicBool) -> anyhow::Result<()> {
+fn read_loop(input: impl BufRead, jobs: &Sender<Job>, stop: &AtomicBool) -> anyhow::Result<Quit> {
     let mut reader = LineReader::new(input);
     let mut parser = Parser::new();
     // When the block being read was opened: a BOARD's clock starts at its first line.
@@ -103,11 +129,11 @@ fn read_loop(input: impl BufRead, jobs: &Sender<Job>, stop: &AtomicBool) -> anyh
             Ok(Some(input)) => input,
             Ok(None) => {
                 log::debug!("end of input");
-                return Ok(());
+                return Ok(Quit::EndOfInput);
             }
             Err(e) => {
                 log::warn!("cannot read stdin: {e}");
-                return Ok(());
+                return Ok(Quit::EndOfInput);
             }
         };
         let now = Instant::now();
@@ -127,7 +153,7 @@ fn read_loop(input: impl BufRead, jobs: &Sender<Job>, stop: &AtomicBool) -> anyh
             let job = match result {
                 Ok(Command::End) => {
                     log::debug!("END");
-                    return Ok(());
+                    return Ok(Quit::End);
                 }
                 Ok(Command::Stop) => {
                     stop.store(true, Ordering::SeqCst);
