@@ -98,19 +98,20 @@ const INTERIOR_VCF_DEPTH: i32 = 3;
 /// 400 games).
 const IIR_DEPTH: i32 = 4;
 /// Half-width of the first aspiration window, in the evaluation's units (an open three on a
-/// line weighs 43); each failed bound widens by it, and it triples after every failure.
-/// 100 against 60, at 0.2 s/move (400 games each): freestyle +26.1 +/- 30.6 Elo, renju
-/// +9.6 +/- 30.8, standard +16.5 +/- 27.7, caro -26.1 +/- 32.4 and +41.0 +/- 31.5; +14.1
-/// +/- 13.6 over the 2,000 games (LOS 97.9 %). Caro's two matches together, +8.4 +/- 22.6,
-/// give no reason for a window of its own. Also freestyle 20x20, +9.3 +/- 35.3 (300 games),
-/// and freestyle at 0.5 s/move, +8.7 +/- 42.6 (200 games).
-/// The bench reaches its depths in 11 % fewer nodes: fewer re-searches. 150 against 100
-/// scored -2.6 +/- 29.8 (freestyle, 400 games), and 30 against 60 -38.6 +/- 36.1 (300
-/// games, freestyle, stopped). Not adopted either (0.2 s/move, 400 games each): doubling
-/// instead of tripling after each failure, freestyle +13.0 +/- 27.0 and -20.0 +/- 28.8
-/// (-2.5 +/- 19.7 together), renju -12.2 +/- 27.0; the window from depth 4 instead of 5,
-/// freestyle +16.5 +/- 31.9 and -5.2 +/- 32.2 (+5.6 +/- 22.6 together), renju -29.6 +/-
-/// 31.6.
+/// line weighs 43); each failed bound widens by it, and it triples after every failure. 100
+/// against 60, at 0.2 s/move (400 games each): freestyle +26.1 +/- 30.6 Elo, renju +9.6 +/-
+/// 30.8, standard +16.5 +/- 27.7, caro -26.1 +/- 32.4 and +41.0 +/- 31.5; +14.1 +/- 13.6 over
+/// the 2,000 games (LOS 97.9 %). Caro's two matches together, +8.4 +/- 22.6, give no reason
+/// for a window of its own. Also freestyle 20x20, +9.3 +/- 35.3 (300 games), and freestyle at
+/// 0.5 s/move, +8.7 +/- 42.6 (200 games). The bench reaches its depths in 11 % fewer nodes:
+/// fewer re-searches. 150 against 100 scored -2.6 +/- 29.8 (freestyle, 400 games), and 30
+/// against 60 -38.6 +/- 36.1 (300 games, freestyle, stopped). Not adopted either (0.2 s/move,
+/// 400 games each): doubling instead of tripling after each failure, freestyle +13.0 +/- 27.0
+/// and -20.0 +/- 28.8 (-2.5 +/- 19.7 together), renju -12.2 +/- 27.0; the window from depth 4
+/// instead of 5, freestyle +16.5 +/- 31.9 and -5.2 +/- 32.2 (+5.6 +/- 22.6 together), renju
+/// -29.6 +/- 31.6. Nor widening from the score that failed instead of from the bound, with
+/// the upper bound brought halfway down to the lower after a fail low (Stockfish's rule):
+/// -3.5 +/- 27.0 (freestyle, 400 games).
 const ASPIRATION_WINDOW: i32 = 100;
 /// First depth searched with an aspiration window; shallower depths use the full window.
 /// From depth 4 instead: see [`ASPIRATION_WINDOW`].
