@@ -350,7 +350,7 @@ impl Searcher {
         excluded: &[Pos],
         report: &mut dyn FnMut(&str),
     ) -> SearchResult {
-        let settings = RuleSettings::for_rule(board.rule());
+        let settings = RuleSettings::for_board(board);
         self.tt.new_search();
         self.tt.set_keep_margin(settings.tt_keep_margin);
         self.main.start();
@@ -1359,7 +1359,7 @@ mod tests {
                 time: &self.time,
                 stop: &self.stop,
                 max_nodes: None,
-                settings: RuleSettings::for_rule(self.pos.rule()),
+                settings: RuleSettings::for_board(self.pos.board()),
                 published: None,
                 helpers: &[],
                 pace: &self.pace,
