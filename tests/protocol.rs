@@ -681,25 +681,32 @@ fn brain_end(mut brain: Brain) -> (std::process::ExitStatus, Duration) {
     (status, took)
 }
 
+/// Closes the engine's stdin and checks that it exits cleanly within a second, with nothing
+/// on stderr; returns what it printed meanwhile, `MESSAGE` lines left out.
+fn close_input(mut brain: Brain, what: &str) -> Vec<String> {
+    brain.close_stdin();
+    let started = Instant::now();
+    let status = brain.wait_exit(Duration::from_secs(5));
+    let took = started.elapsed();
+    println!("{what}: exited after {took:?}");
+    assert!(status.success());
+    assert!(took < Duration::from_secs(1), "{what}: EOF took {took:?}");
+    assert!(brain.stderr_text().is_empty(), "{}", brain.stderr_text());
+    brain
+        .remaining_lines()
+        .into_iter()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect()
+}
+
 #[test]
 fn end_of_input_during_search_exits_at_once() {
     for threads in [1, 2] {
         let mut brain = Brain::spawn();
         start_long_search(&mut brain, threads);
         std::thread::sleep(Duration::from_millis(20));
-        brain.close_stdin();
-        let started = Instant::now();
-        let status = brain.wait_exit(Duration::from_secs(5));
-        let took = started.elapsed();
-        println!("EOF during search ({threads} threads): exited after {took:?}");
-        assert!(status.success());
-        assert!(took < Duration::from_secs(1), "EOF took {took:?}");
+        let lines = close_input(brain, &format!("EOF during search ({threads} threads)"));
         // The search was stopped, not dropped: its move still comes out.
-        let lines: Vec<String> = brain
-            .remaining_lines()
-            .into_iter()
-            .filter(|l| !l.starts_with("MESSAGE"))
-            .collect();
         assert_eq!(lines.len(), 1, "{lines:?}");
         let reply = parse_move(&lines[0]).unwrap_or_else(|| panic!("{lines:?}"));
         let mut mirror = Board::new(20, 20, Rule::Freestyle).expect("board");
@@ -732,18 +739,7 @@ fn piped_session_is_answered_before_exit() {
         "TURN 5,5",
         "START 23",
     ]);
-    brain.close_stdin();
-    let started = Instant::now();
-    let status = brain.wait_exit(Duration::from_secs(5));
-    let took = started.elapsed();
-    println!("piped session: exited after {took:?}");
-    assert!(status.success());
-    assert!(took < Duration::from_secs(1), "EOF took {took:?}");
-    let lines: Vec<String> = brain
-        .remaining_lines()
-        .into_iter()
-        .filter(|l| !l.starts_with("MESSAGE"))
-        .collect();
+    let lines = close_input(brain, "piped session");
     assert_eq!(lines.len(), 9, "{lines:?}");
     assert_eq!(lines[0], about_line());
     assert_eq!(lines[1], "OK");
@@ -760,7 +756,6 @@ fn piped_session_is_answered_before_exit() {
     play_checked(&mut mirror, Pos::new(5, 5));
     play_checked(&mut mirror, parse_move(&lines[7]).expect("TURN's move"));
     assert!(lines[8].starts_with("ERROR"), "{lines:?}");
-    assert!(brain.stderr_text().is_empty(), "{}", brain.stderr_text());
 }
 
 #[test]
