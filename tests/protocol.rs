@@ -663,37 +663,32 @@ fn end_during_search_exits_at_once() {
         let mut brain = Brain::spawn();
         start_long_search(&mut brain, threads);
         std::thread::sleep(Duration::from_millis(20));
-        let (status, took) = brain_end(brain);
-        println!("END during search ({threads} threads): exited after {took:?}");
-        assert!(status.success());
-        assert!(took < Duration::from_secs(1), "END took {took:?}");
+        let lines = quit(
+            brain,
+            &format!("END during search ({threads} threads)"),
+            |b| b.send("END"),
+        );
+        assert_at_most_a_move(&lines);
     }
 }
 
-/// Sends END and returns the exit status and time, checking what was printed meanwhile.
-fn brain_end(mut brain: Brain) -> (std::process::ExitStatus, Duration) {
-    brain.send("END");
-    let started = Instant::now();
-    let status = brain.wait_exit(Duration::from_secs(5));
-    let took = started.elapsed();
-    assert_at_most_a_move(&brain.remaining_lines());
-    assert!(brain.stderr_text().is_empty(), "{}", brain.stderr_text());
-    (status, took)
-}
-
-/// Closes the engine's stdin and checks that it exits cleanly within a second, with nothing
-/// on stderr; returns what it printed meanwhile, `MESSAGE` lines left out.
-fn close_input(mut brain: Brain, what: &str) -> Vec<String> {
-    brain.close_stdin();
+/// Ends the engine's input with `how` (END, or closing stdin) and checks that it exits
+/// cleanly within a second, with nothing on stderr; returns every line it printed meanwhile.
+fn quit(mut brain: Brain, what: &str, how: impl FnOnce(&mut Brain)) -> Vec<String> {
+    how(&mut brain);
     let started = Instant::now();
     let status = brain.wait_exit(Duration::from_secs(5));
     let took = started.elapsed();
     println!("{what}: exited after {took:?}");
     assert!(status.success());
-    assert!(took < Duration::from_secs(1), "{what}: EOF took {took:?}");
+    assert!(took < Duration::from_secs(1), "{what}: took {took:?}");
     assert!(brain.stderr_text().is_empty(), "{}", brain.stderr_text());
-    brain
-        .remaining_lines()
+    brain.remaining_lines()
+}
+
+/// [`quit`] by closing stdin, `MESSAGE` lines left out of what it returns.
+fn close_input(brain: Brain, what: &str) -> Vec<String> {
+    quit(brain, what, Brain::close_stdin)
         .into_iter()
         .filter(|l| !l.starts_with("MESSAGE"))
         .collect()
