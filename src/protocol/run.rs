@@ -95,17 +95,15 @@ pub fn run_with(input: impl BufRead, writer: Writer, engine: Engine) -> anyhow::
     // Whatever search runs or waits in the queue returns its best move so far at once; no
     // later command is read to clear the flag again.
     stop.store(true, Ordering::SeqCst);
-    if let Ok(Quit::EndOfInput) = result {
-        // The queue ends here: the engine thread answers what was read, then returns.
-        drop(jobs);
-        let _ = done.recv_timeout(DRAIN_GRACE);
+    // At end of input the engine thread answers what was read, then returns as the queue
+    // ends; after END (or with a dead engine thread) nothing more may be printed.
+    let draining = matches!(result, Ok(Quit::EndOfInput));
+    if !draining {
         writer.close();
-    } else {
-        // END or a dead engine thread: nothing more may be printed.
-        writer.close();
-        drop(jobs);
-        let _ = done.recv_timeout(QUIT_GRACE);
     }
+    drop(jobs);
+    let _ = done.recv_timeout(if draining { DRAIN_GRACE } else { QUIT_GRACE });
+    writer.close();
     result.map(|_| ())
 }
 
