@@ -376,10 +376,10 @@ const BUCKET_WORDS: usize = BUCKET_BYTES / 8;
 /// first 32-byte boundary inside.
 #[derive(Debug, Default)]
 struct Buckets {
+    /// The buckets' words and one bucket's worth more, for the alignment.
     words: Vec<AtomicU64>,
     /// Index of the first bucket's first word.
     start: usize,
-    len: usize,
 }
 
 impl Buckets {
@@ -400,26 +400,23 @@ impl Buckets {
         };
         let past_boundary = words.as_ptr() as usize % BUCKET_BYTES;
         let start = (BUCKET_BYTES - past_boundary) % BUCKET_BYTES / 8;
-        Some(Buckets {
-            words,
-            start,
-            len: count,
-        })
+        Some(Buckets { words, start })
     }
 
+    /// The bucket count (the words less the spare bucket).
     fn len(&self) -> usize {
-        self.len
+        (self.words.len() / BUCKET_WORDS).saturating_sub(1)
     }
 
     /// Bucket `i`; panics if `i` is out of range.
     #[inline]
     fn get(&self, i: usize) -> &AtomicBucket {
-        assert!(i < self.len, "bucket {i} of {}", self.len);
-        // SAFETY: `start + (i + 1) * BUCKET_WORDS <= start + len * BUCKET_WORDS <= words.len()`
-        // (one bucket's words are spare and `start` is less than that), so the bucket's four
-        // words lie inside the allocation; they start on a 32-byte boundary, the alignment
-        // of `AtomicBucket`, which is `repr(C)` over exactly four `AtomicU64`s. The reference
-        // borrows `self`, so it cannot outlive the allocation.
+        assert!(i < self.len(), "bucket {i} of {}", self.len());
+        // SAFETY: `start + (i + 1) * BUCKET_WORDS` is at most `start + len() * BUCKET_WORDS`,
+        // within `words.len()` (one bucket's words are spare and `start` is less than that),
+        // so the bucket's four words lie inside the allocation; they start on a 32-byte
+        // boundary, the alignment of `AtomicBucket`, which is `repr(C)` over exactly four
+        // `AtomicU64`s. The reference borrows `self`, so it cannot outlive the allocation.
         unsafe {
             &*self
                 .words
