@@ -77,15 +77,16 @@ pub struct RuleSettings {
     pub own_threat_floor: Combo,
     /// Whether internal iterative reduction runs (a non-PV node with no table move, far
     /// enough from the horizon, searched a ply shallower). Against the engine without it at
-    /// 0.2 s/move on 15x15 balanced openings: freestyle +32.2 +/- 30.0 and +16.5 +/- 31.0
-    /// Elo (400 games each; +24.8 +/- 21.8 together, LOS 98.7 %), standard -26.8 +/- 35.3
-    /// (313 games, SPRT H0) and +0.0 +/- 31.3 (400 games; -11.8 +/- 23.4 together), renju
-    /// -1.7 +/- 31.8 (400 games), caro -23.4 +/- 33.5 (313 games, SPRT H0). Renju again, once
-    /// it spared flexible threes from pruning: +27.0 +/- 30.1, +13.9 +/- 31.5 and
-    /// +15.6 +/- 29.8 (400 games each; +19.0 +/- 17.6 over the 1,200, LOS 98.3 %), so renju
-    /// has it too, and standard with freestyle's other settings (see
-    /// [`RuleSettings::for_rule`]). Caro goes without it. Freestyle on 20x20 without it
-    /// scored +18.5 +/- 33.4 (300 games): one match, not enough to take it away there.
+    /// 0.2 s/move on 15x15 balanced openings: freestyle +32.2 +/- 30.0 and +16.5 +/- 31.0 Elo
+    /// (400 games each; +24.8 +/- 21.8 together, LOS 98.7 %), standard -26.8 +/- 35.3 (313
+    /// games, SPRT H0) and +0.0 +/- 31.3 (400 games; -11.8 +/- 23.4 together), renju -1.7 +/-
+    /// 31.8 (400 games), caro -23.4 +/- 33.5 (313 games, SPRT H0). Renju again, once it
+    /// spared flexible threes from pruning: +27.0 +/- 30.1, +13.9 +/- 31.5 and +15.6 +/- 29.8
+    /// (400 games each; +19.0 +/- 17.6 over the 1,200, LOS 98.3 %), so renju has it too, and
+    /// standard with freestyle's other settings (see [`RuleSettings::for_rule`]). Caro goes
+    /// without it. Freestyle on 20x20 without it scored +18.5 +/- 33.4, +9.3 +/- 34.7 and
+    /// -4.6 +/- 34.1 (300 games each; +7.9 +/- 19.7 over the 900, LOS 78 %): not enough to
+    /// take it away there.
     pub iir: bool,
     /// Whether the table's move may be extended as singular (see `SINGULAR_DEPTH` in
     /// `search::pvs`). Against the engine without singular extensions, at 0.2 s/move on 15x15
