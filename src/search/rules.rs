@@ -42,21 +42,22 @@ pub struct RuleSettings {
     pub root_defence: Option<Threats>,
     /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]).
     ///
-    /// At 0.2 s/move, pruning depths 5 and 6 too (limits 32 and 40) scored +46.5 +/- 33.3
-    /// Elo in freestyle (347 games, SPRT H1) and +37.2 +/- 33.3 in standard (300 games), but
+    /// At 0.2 s/move, pruning depths 5 and 6 too (limits 32 and 40) scored +46.5 +/- 33.3 Elo
+    /// in freestyle (347 games, SPRT H1) and +37.2 +/- 33.3 in standard (300 games), but
     /// -34.9 +/- 37.7 in renju (300 games), so renju keeps the limits up to depth 4; so does
     /// caro (see below). Less pruning in renju, stopping at depth 3, scored -24.4 +/- 31.5
     /// there (300 games). A third ply of reduction for late moves at depth 6 and up scored
-    /// -32.5 +/- 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games), so
-    /// it was not adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3
-    /// (328 games, SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in
-    /// freestyle (400 games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games)
-    /// and later +10.4 +/- 31.9 (400 games; +8.7 +/- 16.8 over the 1,300, LOS 85 %), not
-    /// enough to adopt them. With the fitted evaluation weights, renju pruned at depths
-    /// 5 and 6 again scored -26.9 +/- 39.4 (220 games), and once renju no longer pruned
-    /// flexible threes, -39.7 +/- 37.0 (310 games, stopped). Renju pruning at depth 5 too
-    /// (not 6) then scored +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1 +/- 22.1
-    /// together): not adopted.
+    /// -32.5 +/- 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games), so it
+    /// was not adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3 (328
+    /// games, SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in freestyle
+    /// (400 games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games) and later
+    /// +10.4 +/- 31.9 (400 games; +8.7 +/- 16.8 over the 1,300, LOS 85 %), not enough to
+    /// adopt them. With the fitted evaluation weights, renju pruned at depths 5 and 6 again
+    /// scored -26.9 +/- 39.4 (220 games), and once renju no longer pruned flexible threes,
+    /// -39.7 +/- 37.0 (310 games, stopped). Renju pruning at depth 5 too (not 6) then scored
+    /// +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1 +/- 22.1 together): not
+    /// adopted. Freestyle on 20x20 stopping at depth 4 scored +9.3 +/- 34.7 and -18.5 +/-
+    /// 36.4 (300 games each; -3.9 +/- 25.1 together), so it prunes to depth 6 there too.
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions: a flexible three under freestyle, standard and renju, a four under caro
@@ -73,7 +74,9 @@ pub struct RuleSettings {
     /// caro +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over 1,200).
     /// Sparing also the moves that take a point where the opponent would make a flexible
     /// three scored -63.8 +/- 34.6 in freestyle (270 games, stopped): the bench took 43 %
-    /// more nodes to reach its depths.
+    /// more nodes to reach its depths. Freestyle on 20x20 with a four as the floor scored
+    /// +13.9 +/- 35.3 and +2.3 +/- 38.4 (300 games each; +8.6 +/- 26.0 together): not
+    /// adopted.
     pub own_threat_floor: Combo,
     /// Whether internal iterative reduction runs (a non-PV node with no table move, far
     /// enough from the horizon, searched a ply shallower). Against the engine without it at
