@@ -30,15 +30,16 @@ pub struct RuleSettings {
     ///
     /// Against the engine without a root defence, at 0.2 s/move on 15x15 balanced openings,
     /// the VCT defence scored: freestyle +19.1 +/- 28.5 Elo (400 games) and +60.8 +/- 40.3
-    /// (203 games, SPRT H1); standard +30.5 +/- 30.1 (400 games); renju -48.5 +/- 44.6
-    /// (167 games, SPRT H0) and +6.1 +/- 26.6 (400 games), about -9 over the 567 games,
-    /// and, dropping moves only when a checked move survives, +12.2 +/- 28.3 (400 games);
-    /// caro -13.0 +/- 29.4 (400 games). The VCF defence (fours only) in renju:
-    /// +18.3 +/- 24.4 and +13.9 +/- 29.1 (400 games each, about +16 +/- 19 together). Caro
-    /// goes without: the VCF defence scored -0.9 +/- 28.1 there (400 games). With a VCT
-    /// table of wins (which solved 287 renju self-play positions where the solver solves 278;
-    /// not adopted, see `VctSolver`), the VCT defence in renju was tried again against the
-    /// VCF one: -0.9 +/- 28.9 (400 games), so renju keeps the VCF defence.
+    /// (203 games, SPRT H1); standard +30.5 +/- 30.1 (400 games); renju -48.5 +/- 44.6 (167
+    /// games, SPRT H0) and +6.1 +/- 26.6 (400 games), about -9 over the 567 games, and,
+    /// dropping moves only when a checked move survives, +12.2 +/- 28.3 (400 games); caro
+    /// -13.0 +/- 29.4 (400 games). The VCF defence (fours only) in renju: +18.3 +/- 24.4 and
+    /// +13.9 +/- 29.1 (400 games each, about +16 +/- 19 together). Caro goes without: the VCF
+    /// defence scored -0.9 +/- 28.1 there (400 games). With a VCT table of wins (which solved
+    /// 287 renju self-play positions where the solver solves 278; not adopted, see
+    /// `VctSolver`), the VCT defence in renju was tried again against the VCF one: -0.9 +/-
+    /// 28.9 (400 games), so renju keeps the VCF defence. Freestyle on 20x20 with the VCF
+    /// defence instead of the VCT one scored -11.6 +/- 31.8 (300 games).
     pub root_defence: Option<Threats>,
     /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]).
     ///
