@@ -118,23 +118,25 @@ const ASPIRATION_WINDOW: i32 = 100;
 const ASPIRATION_DEPTH: u32 = 5;
 /// Plies from the start of the game during which equal root moves are chosen at random.
 const RANDOM_OPENING_PLIES: usize = 6;
-/// Fewest plies from the horizon at which the table's move may be extended as singular
-/// (see [`Worker::node`]), under the rules that have singular extensions
+/// Fewest plies from the horizon at which the table's move may be extended as singular (see
+/// [`Worker::node`]), under the rules that have singular extensions
 /// ([`RuleSettings::singular`], which gives the matches). From 5 plies instead, freestyle,
-/// 0.2 s/move: +31.4 +/- 32.5 and -4.3 +/- 29.9 Elo (400 games each; about +13 over the
-/// 800): not adopted.
+/// 0.2 s/move: +31.4 +/- 32.5 and -4.3 +/- 29.9 Elo (400 games each; about +13 over the 800),
+/// later +0.9 +/- 29.3 (400 games; +8.0 +/- 17.6 over the 1,200, LOS 82 %); on 20x20, +9.3
+/// +/- 36.4, +9.3 +/- 38.1 and +9.3 +/- 39.2 (300 games each; +9.3 +/- 21.9 over the 900
+/// games, LOS 80 %): not adopted.
 const SINGULAR_DEPTH: i32 = 6;
-/// Margin per ply of depth below the table's score that every other move must stay under
-/// for the table's move to be singular. Scores are in the evaluation's units, where an open
-/// three on a line weighs 43. Multi-cut on top (a non-PV node whose search without the table's
-/// move still reaches the test's window, and that window at or above beta, returning it)
-/// scored -13.9 +/- 28.6 Elo in freestyle (0.2 s/move, 400 games): not adopted. Nor, in the
-/// same matches, a table's move searched a ply shallower when the test fails and its score is
-/// at or above beta (+16.5 +/- 31.1; later +7.8 +/- 32.2 and +1.7 +/- 32.3, about +8.9 +/-
-/// 18.4 over the 1,200 games), two plies of extension at a non-PV node where the other
-/// moves stay 30 points further below, at most four on a path (+17.4 +/- 31.5), or both
-/// (-10.4 +/- 31.9). A margin of 2 per ply: -7.8 +/- 29.9, and of 6: -3.5 +/- 30.8 (same
-/// conditions, 400 games each), so 4 stays.
+/// Margin per ply of depth below the table's score that every other move must stay under for
+/// the table's move to be singular. Scores are in the evaluation's units, where an open three
+/// on a line weighs 43. Multi-cut on top (a non-PV node whose search without the table's move
+/// still reaches the test's window, and that window at or above beta, returning it) scored
+/// -13.9 +/- 28.6 Elo in freestyle (0.2 s/move, 400 games): not adopted. Nor, in the same
+/// matches, a table's move searched a ply shallower when the test fails and its score is at or
+/// above beta (+16.5 +/- 31.1; later +7.8 +/- 32.2 and +1.7 +/- 32.3, about +8.9 +/- 18.4 over
+/// the 1,200 games), two plies of extension at a non-PV node where the other moves stay 30
+/// points further below, at most four on a path (+17.4 +/- 31.5), or both (-10.4 +/- 31.9). A
+/// margin of 2 per ply: -7.8 +/- 29.9, and of 6: -3.5 +/- 30.8 (same conditions, 400 games
+/// each), and 2 on 20x20: -2.3 +/- 36.2 (300 games), so 4 stays.
 const SINGULAR_MARGIN: i32 = 4;
 
 /// Static evaluation for the side to move: its shape potential against the opponent's, the
