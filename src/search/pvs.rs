@@ -1077,22 +1077,22 @@ impl Worker {
             } else {
                 // Late reducible moves are first searched shallower. (PV nodes reduced by one
                 // ply at most scored -47.7 +/- 45.1 Elo, 199 games, SPRT H0; reducing from 2
-                // plies instead of 3, -0.9 +/- 30.6, 400 games; from the fourth move instead
-                // of the fifth, +22.1 +/- 22.4 over 800 games, but on top of the
-                // flexible-three rule +12.2 +/- 37.0, 286 games, and -24.7 +/- 34.8, 254
-                // games, SPRT H0: not adopted. The second ply from the ninth move instead of
-                // the thirteenth, on the refitted evaluation: -20.8 +/- 32.6, 335 games,
-                // SPRT H0; from the seventeenth, +1.7 +/- 30.1, 400 games. Freestyle, 400
-                // games each, not adopted: a ply more for a move with no history for the
-                // mover (it has not cut off for that side in this game), +9.6 +/- 31.1,
-                // +15.6 +/- 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8 together (renju +18.3
-                // +/- 30.2 and +1.7 +/- 30.5, standard -29.6 +/- 30.4); a ply more at
-                // expected cut nodes (non-PV nodes reached by a null-window search, the
-                // expectation alternating down the tree), +6.1 +/- 30.0, and with the
-                // history rule +0.0 +/- 32.9; a ply more where the table's move makes a four
-                // or takes the opponent's four point, -8.7 +/- 30.0; a ply less for a move
-                // whose history for the mover has reached 1,024 (about the top sixth of the
-                // reduced moves in a 0.2 s game), -17.4 +/- 30.4.)
+                // plies instead of 3, -0.9 +/- 30.6, 400 games; from the fourth move instead of
+                // the fifth, +22.1 +/- 22.4 over 800 games, but on top of the flexible-three
+                // rule +12.2 +/- 37.0, 286 games, and -24.7 +/- 34.8, 254 games, SPRT H0: not
+                // adopted. The second ply from the ninth move instead of the thirteenth, on the
+                // refitted evaluation: -20.8 +/- 32.6, 335 games, SPRT H0, and on 20x20 -32.5
+                // +/- 35.8, 300 games; from the seventeenth, +1.7 +/- 30.1, 400 games.
+                // Freestyle, 400 games each, not adopted: a ply more for a move with no history
+                // for the mover (it has not cut off for that side in this game), +9.6 +/- 31.1,
+                // +15.6 +/- 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8 together (renju +18.3 +/-
+                // 30.2 and +1.7 +/- 30.5, standard -29.6 +/- 30.4); a ply more at expected cut
+                // nodes (non-PV nodes reached by a null-window search, the expectation
+                // alternating down the tree), +6.1 +/- 30.0, and with the history rule +0.0 +/-
+                // 32.9; a ply more where the table's move makes a four or takes the opponent's
+                // four point, -8.7 +/- 30.0; a ply less for a move whose history for the mover
+                // has reached 1,024 (about the top sixth of the reduced moves in a 0.2 s game),
+                // -17.4 +/- 30.4.)
                 let reduction = if depth >= 3 && i >= 4 && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
