@@ -364,7 +364,7 @@ impl Position {
         self.candidates = self.candidates_from_scratch();
     }
 
-    /// Candidate rows counted cell by cell: the twin of [`Position::candidate_row`].
+    /// Candidate rows counted cell by cell: the twin of [`Position::candidate_rows`].
     fn candidates_from_scratch(&self) -> [u32; MAX_SIZE] {
         let mut rows = [0; MAX_SIZE];
         let (w, h) = (self.board.width() as i32, self.board.height() as i32);

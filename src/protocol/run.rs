@@ -8,7 +8,7 @@
 //! else, parse errors included, goes to the engine thread through a channel, so replies come
 //! out in command order and a reply can never slip in before the move of a running search.
 //!
-//! The engine thread ([`Session`]) owns the board, the limits and the engine; it answers each
+//! The engine thread (`Session`) owns the board, the limits and the engine; it answers each
 //! command with at most one reply line (plus `MESSAGE` lines before a move). A command that
 //! fails answers `ERROR <why>` and leaves the game exactly as it was.
 

@@ -189,7 +189,7 @@ pub fn mover_double_three(pos: &Position) -> bool {
 /// check's. They fit the soft limit, or the depth limit when the search is untimed. The root
 /// VCT's grows with the time; a defence check's is capped, since it runs once per root move.
 /// A defence check of 150 nodes per millisecond capped at 200,000 (instead of
-/// [`ROOT_DEFENCE_NODES_PER_MS`] capped at [`ROOT_VCT_NODES`]) scored -13.0 +/- 28.0 Elo
+/// `ROOT_DEFENCE_NODES_PER_MS` capped at `ROOT_VCT_NODES`) scored -13.0 +/- 28.0 Elo
 /// (freestyle, 0.2 s/move, 400 games), and 80 per millisecond with the same cap, measured
 /// again once the VCT solver had its ordered defences, +5.2 +/- 29.3 (same conditions):
 /// neither adopted.

@@ -6,7 +6,7 @@
 //! are tried best-ordered first. Bounded by attacker moves and nodes.
 //!
 //! A quiet move that threatens a VCF (a "fukumi" move: the attacker would win by fours if
-//! allowed a second move) is an attack too, at most [`QUIET_THREATS`] times in one line. The
+//! allowed a second move) is an attack too, at most `QUIET_THREATS` times in one line. The
 //! defender then tries every point of that VCF (its fours, its forced replies and the final
 //! five points), every own four and every point where it makes a three (whose forced replies
 //! could turn into a counter-four), and the attack must go on against each.
