@@ -122,9 +122,10 @@ const RANDOM_OPENING_PLIES: usize = 6;
 /// [`Worker::node`]), under the rules that have singular extensions
 /// ([`RuleSettings::singular`], which gives the matches). From 5 plies instead, freestyle,
 /// 0.2 s/move: +31.4 +/- 32.5 and -4.3 +/- 29.9 Elo (400 games each; about +13 over the 800),
-/// later +0.9 +/- 29.3 (400 games; +8.0 +/- 17.6 over the 1,200, LOS 82 %); on 20x20, +9.3
-/// +/- 36.4, +9.3 +/- 38.1 and +9.3 +/- 39.2 (300 games each; +9.3 +/- 21.9 over the 900
-/// games, LOS 80 %): not adopted.
+/// later +0.9 +/- 29.3, +12.2 +/- 30.1 and -22.6 +/- 30.9 (400 games each; +2.9 +/- 13.6
+/// over the 2,000, LOS 66 %); on 20x20, +9.3 +/- 36.4, +9.3 +/- 38.1, +9.3 +/- 39.2 and
+/// +27.9 +/- 37.0 (300 games each; +14.1 +/- 18.8 over the 1,200, LOS 93 %). All 3,200
+/// games: +6.8 +/- 11.0 (LOS 89 %), not adopted.
 const SINGULAR_DEPTH: i32 = 6;
 /// Margin per ply of depth below the table's score that every other move must stay under for
 /// the table's move to be singular. Scores are in the evaluation's units, where an open three
@@ -991,7 +992,8 @@ impl Worker {
         // counter-move slot after the killers (the quiet reply that last cut off after the
         // opponent's move) -6.9 +/- 32.0 (400 games), and a follow-up history (cutoff credits
         // per colour, opponent's last move and reply, added to the history term) -20.0 +/-
-        // 29.1 (400 games; on 20x20, -9.3 +/- 34.7 in 300), at 0.2 s/move, freestyle. Entries
+        // 29.1 (400 games; on 20x20, -9.3 +/- 34.7 in 300), and keyed instead by the mover's
+        // own move two plies up, -16.5 +/- 30.1 (400 games), at 0.2 s/move, freestyle. Entries
         // grow about 2.5 times a depth, so at long time controls the term weighs that much
         // more on its own (see [`HISTORY_CAP`]); the 16-times matches show no harm from that.
         let killers = self.killers[ply];
