@@ -57,6 +57,17 @@ impl Shape {
         Pattern::from_u8(((self.packed >> (4 * dir)) & 15) as u8)
     }
 
+    /// Whether a stone here would build on a stone of its colour: some line's shape is above
+    /// [`Pattern::One`] (a two or better). Where neither colour's shape does, the cell shares
+    /// no window of five with any stone, except on lines already dead or only overlines.
+    #[inline(always)]
+    pub fn builds(&self) -> bool {
+        // A nibble of 8 or more (flexible four, five) has its top bit set; below 8, setting
+        // the top bit and taking 3 (no borrow crosses nibbles) keeps it set from 3 (a two) up.
+        const TOP: u32 = 0x8888;
+        self.packed & TOP != 0 || ((self.packed | TOP) - 0x3333) & TOP != 0
+    }
+
     /// Combined shape over the four lines.
     #[inline(always)]
     pub fn combo(&self) -> Combo {
@@ -806,6 +817,20 @@ mod tests {
                 assert_eq!(shape.entry & FOUL_BIT != 0, foul);
                 assert_eq!(shape.entry & FOUR_BIT != 0, combo >= Combo::Four);
             }
+        }
+    }
+
+    /// The bit test agrees with reading the four shapes one by one, for every packing.
+    #[test]
+    fn builds_reads_every_direction() {
+        for packed in 0..1u32 << 16 {
+            let nibbles = [0, 1, 2, 3].map(|d| (packed >> (4 * d)) & 15);
+            if nibbles.iter().any(|&n| n as usize >= Pattern::COUNT) {
+                continue;
+            }
+            let shape = Shape { packed, entry: 0 };
+            let expected = shape.patterns().iter().any(|&p| p > Pattern::One);
+            assert_eq!(shape.builds(), expected, "packed {packed:#06x}");
         }
     }
 

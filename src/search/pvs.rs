@@ -978,6 +978,15 @@ impl Worker {
         if let Some(x) = excluded {
             moves.retain(|m| m.0 != x);
         }
+        // Below the root, with nothing forced, idle points are left out (see
+        // [`RuleSettings::skip_idle_points`]).
+        if situation == Situation::Free && ply > 0 && settings.skip_idle_points {
+            let builds =
+                |m: &(Pos, i32)| pos.shape(m.0, me).builds() || pos.shape(m.0, op).builds();
+            if moves.iter().any(builds) {
+                moves.retain(builds);
+            }
+        }
         if moves.is_empty() {
             self.move_buffers[ply] = moves;
             // No legal defence (e.g. black's only block is a foul, or the only move is the

@@ -127,24 +127,40 @@ pub struct RuleSettings {
     /// does) scored -10.4 +/- 28.3 against one ply (freestyle, 400 games): not adopted.
     /// Boards larger than 15x15 go without it ([`RuleSettings::for_board`]).
     pub fail_high_reduction: i32,
+    /// Whether the search leaves out idle points below the root when nothing is forced:
+    /// points where neither colour's stone would build on another (see
+    /// [`crate::position::Shape::builds`]). A stone there makes no shape and blocks none; it
+    /// only waits for later stones. Its one-ply score is the lowest, so late-move pruning
+    /// mostly dropped it already, but not in PV nodes nor deeper than that pruning reaches,
+    /// where it was still searched at a reduced depth. The root keeps every point.
+    ///
+    /// Against the engine that searched them, at 0.2 s/move on 15x15 balanced openings (400
+    /// games each): freestyle +33.1 +/- 28.9, +12.2 +/- 31.1 and +3.5 +/- 29.3 Elo (+16.6
+    /// +/- 17.2 over the 1,200, LOS 97.1 %; the first run is what prompted the others), renju
+    /// +6.1 +/- 31.0, standard -16.5 +/- 28.6, caro +0.0 +/- 29.6. Freestyle on 20x20: -25.5
+    /// +/- 35.5 and +11.6 +/- 31.8 (300 games each; -4.9 +/- 23.7 together). So only
+    /// freestyle on boards up to 15x15 skips them ([`RuleSettings::for_board`]).
+    pub skip_idle_points: bool,
 }
 
-/// Most cells of a board on which the fail-high reduction applies
-/// ([`RuleSettings::fail_high_reduction`]): it gained on 15x15, not on 20x20.
-const FAIL_HIGH_REDUCTION_MAX_CELLS: usize = 15 * 15;
+/// Most cells of a board on which the fail-high reduction
+/// ([`RuleSettings::fail_high_reduction`]) and the skipping of idle points
+/// ([`RuleSettings::skip_idle_points`]) apply: each gained on 15x15, not on 20x20.
+const SMALL_BOARD_MAX_CELLS: usize = 15 * 15;
 
 impl RuleSettings {
     /// The settings a search of `board` uses: its rule's ([`RuleSettings::for_rule`]), with
-    /// no fail-high reduction on boards larger than 15x15. Freestyle on 20x20 (0.2 s/move,
+    /// no fail-high reduction and no skipping of idle points on boards larger than 15x15. Freestyle on 20x20 (0.2 s/move,
     /// balanced openings, 300 games each) scored -13.9 +/- 32.2 and -9.3 +/- 33.5 Elo with
     /// it, and +2.3 +/- 31.9 and -2.3 +/- 33.8 without it once this rule took it away there:
     /// -5.9 +/- 16.4 for the reduction over the 1,200 games (LOS 24 %), against +22.2 +/-
     /// 21.3 on 15x15.
     pub fn for_board(board: &Board) -> RuleSettings {
         let settings = RuleSettings::for_rule(board.rule());
-        if board.width() * board.height() > FAIL_HIGH_REDUCTION_MAX_CELLS {
+        if board.width() * board.height() > SMALL_BOARD_MAX_CELLS {
             RuleSettings {
                 fail_high_reduction: 0,
+                skip_idle_points: false,
                 ..settings
             }
         } else {
@@ -178,10 +194,12 @@ impl RuleSettings {
                 singular: true,
                 tt_keep_margin: 0,
                 fail_high_reduction: 1,
+                skip_idle_points: true,
             },
             Rule::Standard => RuleSettings {
                 tt_keep_margin: 2,
                 fail_high_reduction: 0,
+                skip_idle_points: false,
                 ..RuleSettings::for_rule(Rule::Freestyle)
             },
             Rule::Renju => RuleSettings {
@@ -192,6 +210,7 @@ impl RuleSettings {
                 singular: true,
                 tt_keep_margin: 2,
                 fail_high_reduction: 0,
+                skip_idle_points: false,
             },
             Rule::Caro | Rule::CaroExact => RuleSettings {
                 root_defence: None,
@@ -201,6 +220,7 @@ impl RuleSettings {
                 singular: true,
                 tt_keep_margin: 2,
                 fail_high_reduction: 0,
+                skip_idle_points: false,
             },
         }
     }
@@ -238,10 +258,25 @@ mod tests {
         assert_eq!(
             RuleSettings {
                 fail_high_reduction: 1,
+                skip_idle_points: true,
                 ..settings
             },
             RuleSettings::for_rule(Rule::Freestyle)
         );
+    }
+
+    #[test]
+    fn only_freestyle_up_to_fifteen_by_fifteen_skips_idle_points() {
+        let skips = |w, h, rule| {
+            let board = Board::new(w, h, rule).expect("board");
+            RuleSettings::for_board(&board).skip_idle_points
+        };
+        assert!(skips(15, 15, Rule::Freestyle));
+        assert!(skips(10, 10, Rule::Freestyle));
+        assert!(!skips(20, 20, Rule::Freestyle));
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+            assert!(!skips(15, 15, rule), "{rule:?}");
+        }
     }
 
     #[test]
