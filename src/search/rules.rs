@@ -135,8 +135,9 @@ pub struct RuleSettings {
     /// where it was still searched at a reduced depth. The root keeps every point.
     ///
     /// Against the engine that searched them, at 0.2 s/move on 15x15 balanced openings (400
-    /// games each): freestyle +33.1 +/- 28.9, +12.2 +/- 31.1 and +3.5 +/- 29.3 Elo (+16.6
-    /// +/- 17.2 over the 1,200, LOS 97.1 %; the first run is what prompted the others), renju
+    /// games each): freestyle +33.1 +/- 28.9, +12.2 +/- 31.1, +3.5 +/- 29.3 and, once
+    /// adopted, +5.2 +/- 29.1 Elo (+13.6 +/- 14.8 over the 1,600, LOS 96.5 %, just under the
+    /// bar of the other settings; the first run is what prompted the others), renju
     /// +6.1 +/- 31.0, standard -16.5 +/- 28.6, caro +0.0 +/- 29.6. Freestyle on 20x20: -25.5
     /// +/- 35.5 and +11.6 +/- 31.8 (300 games each; -4.9 +/- 23.7 together). So only
     /// freestyle on boards up to 15x15 skips them ([`RuleSettings::for_board`]).
