@@ -135,12 +135,12 @@ pub struct RuleSettings {
     /// where it was still searched at a reduced depth. The root keeps every point.
     ///
     /// Against the engine that searched them, at 0.2 s/move on 15x15 balanced openings (400
-    /// games each): freestyle +33.1 +/- 28.9, +12.2 +/- 31.1, +3.5 +/- 29.3 and, once
-    /// adopted, +5.2 +/- 29.1 Elo (+13.6 +/- 14.8 over the 1,600, LOS 96.5 %, just under the
-    /// bar of the other settings; the first run is what prompted the others), renju
-    /// +6.1 +/- 31.0, standard -16.5 +/- 28.6, caro +0.0 +/- 29.6. Freestyle on 20x20: -25.5
-    /// +/- 35.5 and +11.6 +/- 31.8 (300 games each; -4.9 +/- 23.7 together). So only
-    /// freestyle on boards up to 15x15 skips them ([`RuleSettings::for_board`]).
+    /// games each): freestyle +33.1 +/- 28.9, +12.2 +/- 31.1, +3.5 +/- 29.3 and, once adopted,
+    /// +5.2 +/- 29.1 and +23.5 +/- 29.7 Elo (+15.6 +/- 13.2 over the 2,000, LOS 99.0 %; the
+    /// first run is what prompted the others), renju +6.1 +/- 31.0, standard -16.5 +/- 28.6,
+    /// caro +0.0 +/- 29.6. Freestyle on 20x20: -25.5 +/- 35.5 and +11.6 +/- 31.8 (300 games
+    /// each; -4.9 +/- 23.7 together). So only freestyle on boards up to 15x15 skips them
+    /// ([`RuleSettings::for_board`]).
     pub skip_idle_points: bool,
 }
 
@@ -150,12 +150,12 @@ pub struct RuleSettings {
 const SMALL_BOARD_MAX_CELLS: usize = 15 * 15;
 
 impl RuleSettings {
-    /// The settings a search of `board` uses: its rule's ([`RuleSettings::for_rule`]), with
-    /// no fail-high reduction and no skipping of idle points on boards larger than 15x15. Freestyle on 20x20 (0.2 s/move,
-    /// balanced openings, 300 games each) scored -13.9 +/- 32.2 and -9.3 +/- 33.5 Elo with
-    /// it, and +2.3 +/- 31.9 and -2.3 +/- 33.8 without it once this rule took it away there:
-    /// -5.9 +/- 16.4 for the reduction over the 1,200 games (LOS 24 %), against +22.2 +/-
-    /// 21.3 on 15x15.
+    /// The settings a search of `board` uses: its rule's ([`RuleSettings::for_rule`]), with no
+    /// fail-high reduction and no skipping of idle points on boards larger than 15x15.
+    /// Freestyle on 20x20 (0.2 s/move, balanced openings, 300 games each) scored -13.9 +/- 32.2
+    /// and -9.3 +/- 33.5 Elo with it, and +2.3 +/- 31.9 and -2.3 +/- 33.8 without it once this
+    /// rule took it away there: -5.9 +/- 16.4 for the reduction over the 1,200 games (LOS 24
+    /// %), against +22.2 +/- 21.3 on 15x15.
     pub fn for_board(board: &Board) -> RuleSettings {
         let settings = RuleSettings::for_rule(board.rule());
         if board.width() * board.height() > SMALL_BOARD_MAX_CELLS {
