@@ -573,7 +573,12 @@ impl Position {
     /// True if the side to move may not play `pos` (black's renju foul). Cheap unless the
     /// shapes say the point might be a foul.
     pub fn is_forbidden(&self, pos: Pos) -> bool {
-        if !self.rule().forbids(self.side_to_move()) {
+        self.is_foul_for(pos, self.side_to_move())
+    }
+
+    /// True if `color` may not play `pos` (black's renju foul), whoever is to move.
+    pub fn is_foul_for(&self, pos: Pos, color: Color) -> bool {
+        if !self.rule().forbids(color) {
             return false;
         }
         self.shape(pos, Color::Black).entry & FOUL_BIT != 0
