@@ -1245,10 +1245,11 @@ impl Worker {
 }
 
 /// Most a history entry holds. The ordering reads an entry over 64, so from here on a cell
-/// gains nothing more. Entries grow about 2.5 times a depth and are kept for the whole game:
-/// a 60 s search of a 20x20 opening took one to 2,616,953 by depth 14, so an unbounded
-/// `i32` would wrap to a large negative value (the busiest cell ordered last) in long games
-/// or analysis.
+/// gains nothing more. Entries grow about 2.5 times a depth and are kept for the whole game
+/// (halving them at each new search scored -9.6 +/- 26.9 Elo, freestyle, 0.2 s/move, 400
+/// games): a 60 s search of a 20x20 opening took one to 2,616,953 by depth 14, so an unbounded
+/// `i32` would wrap to a large negative value (the busiest cell ordered last) in long games or
+/// analysis.
 const HISTORY_CAP: i32 = 1 << 20;
 
 /// Credits a quiet move that cut off `depth` plies from the horizon.
