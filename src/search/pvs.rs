@@ -1011,10 +1011,11 @@ impl Worker {
         // 4,605,681 nodes; against the engine that kept them, at 0.2 s/move: freestyle +26.1
         // +/- 32.3 and +34.0 +/- 30.7, renju +56.1 +/- 30.2, standard +40.1 +/- 30.9 (400
         // games each), freestyle on 20x20 +20.9 +/- 36.7 (300 games), caro +30.5 +/- 30.0 (400
-        // games); +35.6 +/- 12.9 over the 2,300 games. With them cleared, a killer's bonus on
-        // top of its threat score (1,500 for the first, 1,125 for the second) instead of its
-        // place right after the table's move cut the bench by a further 17 %, but scored
-        // -6.1 +/- 32.2 (freestyle, 400 games): not adopted.
+        // games); +35.6 +/- 12.9 over the 2,300 games; at 1 s/move, freestyle +56.1 +/- 55.9
+        // (100 games). With them cleared, a killer's bonus on top of its threat score (1,500
+        // for the first, 1,125 for the second) instead of its place right after the table's
+        // move cut the bench by a further 17 %, but scored -6.1 +/- 32.2 (freestyle, 400
+        // games): not adopted.
         self.killers[ply + 2] = [None; 2];
         let history = &self.history[me.index()];
         for m in moves.iter_mut() {
