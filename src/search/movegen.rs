@@ -25,7 +25,8 @@ pub enum Situation {
     /// 5,264,871 nodes and the VCT self-play suite from 3,395,444 to 2,881,422, but scored
     /// +22.6 +/- 31.0 and -2.6 +/- 28.6 (freestyle 15x15, two runs), -30.2 +/- 31.7
     /// (freestyle 20x20), -8.7 +/- 27.7 (standard) and +10.4 +/- 27.3 Elo (renju; 0.2 s/move,
-    /// 400 games each, 300 on 20x20): no gain, not adopted.
+    /// 400 games each, 300 on 20x20): no gain, not adopted. In the VCT solver's defender alone,
+    /// which gave all of the VCT suite's savings, it scored -22.6 +/- 25.3 (freestyle, 400 games).
     MustDefendThree,
     /// Nothing forced.
     Free,
