@@ -453,6 +453,25 @@ impl Position {
         found
     }
 
+    /// Whether `color` has an empty cell it may play (not a renju foul for it) where it makes
+    /// one of `combos` (each a four or above). The counts answer it unless `color` has fouls
+    /// to avoid; then only the four-cells are scanned.
+    pub fn has_legal_combo(&self, color: Color, combos: &[Combo]) -> bool {
+        debug_assert!(combos.iter().all(|&c| c >= Combo::Four));
+        if combos.iter().all(|&c| self.combo_count(color, c) == 0) {
+            return false;
+        }
+        if !self.rule().forbids(color) {
+            return true;
+        }
+        let mut found = false;
+        self.for_each_four_cell(color, |p| {
+            found = found
+                || (combos.contains(&self.shape(p, color).combo()) && !self.is_foul_for(p, color));
+        });
+        found
+    }
+
     /// Replaces `out` with every empty cell where `color` makes `at_least` or stronger
     /// (`Four` or above), row by row.
     pub fn four_cells(&self, color: Color, at_least: Combo, out: &mut Vec<Pos>) {

@@ -4,7 +4,7 @@
 use crate::board::pattern::Combo;
 use crate::eval::DEFENCE_SIXTEENTHS;
 use crate::position::Position;
-use crate::types::{Color, Pos};
+use crate::types::Pos;
 
 /// What the side to move faces, which decides the moves it may consider.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,26 +40,13 @@ pub fn situation(pos: &Position) -> Situation {
         Situation::CanWin
     } else if pos.combo_count(op, Combo::Five) > 0 {
         Situation::MustBlockFive
-    } else if pos.combo_count(op, Combo::FlexFour) > 0 && has_legal_flex_four(pos, op) {
+    } else if pos.has_legal_combo(op, &[Combo::FlexFour]) {
+        // Black's flexible-four point may be a renju foul (two fours on one line, `x.xXx.x`,
+        // or an overline across it): then its three threatens nothing.
         Situation::MustDefendThree
     } else {
         Situation::Free
     }
-}
-
-/// Whether `color` has a flexible four to make that is not a renju foul. Black's point of a
-/// flexible four may be one (two fours on one line, `x.xXx.x`, or an overline across it);
-/// then its three threatens nothing, and the mover's moves stay free.
-fn has_legal_flex_four(pos: &Position, color: Color) -> bool {
-    if !pos.rule().forbids(color) {
-        return true;
-    }
-    let mut legal = false;
-    pos.for_each_four_cell(color, |q| {
-        legal =
-            legal || (pos.shape(q, color).combo() == Combo::FlexFour && !pos.is_foul_for(q, color));
-    });
-    legal
 }
 
 /// Ordering score of an empty point for the side to move.
@@ -126,7 +113,7 @@ pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::types::Rule;
+    use crate::types::{Color, Rule};
 
     #[test]
     fn a_three_whose_four_point_is_a_foul_threatens_nothing() {

@@ -890,10 +890,11 @@ impl Worker {
         if opponent_fives >= 2 {
             return -(WIN_SCORE - ply_i - 2);
         }
-        // With no five and no four to answer with, the opponent cannot stop a flexible four.
+        // With no five and no four to answer with, the opponent cannot stop a flexible four
+        // or a double four (one that is not a renju foul): a win in three plies.
         if opponent_fives == 0
             && pos.combo_count_at_least(op, Combo::Four) == 0
-            && self.has_winning_four(pos)
+            && pos.has_legal_combo(me, &[Combo::FlexFour, Combo::DoubleFour])
         {
             return WIN_SCORE - ply_i - 3;
         }
@@ -1221,27 +1222,6 @@ impl Worker {
         let line = self.vcf.solve(pos, max_depth, budget);
         self.nodes += self.vcf.nodes();
         line.map(|l| l.len())
-    }
-
-    /// True if the side to move can make a flexible four or a double four (and it is not a
-    /// renju foul): with no five of the opponent to answer, that wins in three plies.
-    fn has_winning_four(&self, pos: &Position) -> bool {
-        let me = pos.side_to_move();
-        if pos.combo_count(me, Combo::FlexFour) + pos.combo_count(me, Combo::DoubleFour) == 0 {
-            return false;
-        }
-        if !pos.rule().forbids(me) {
-            return true;
-        }
-        // Both shapes are fours, so only the four-cells need a look.
-        let mut found = false;
-        pos.for_each_four_cell(me, |p| {
-            let combo = pos.shape(p, me).combo();
-            found = found
-                || ((combo == Combo::FlexFour || combo == Combo::DoubleFour)
-                    && !pos.is_forbidden(p));
-        });
-        found
     }
 }
 

@@ -154,8 +154,8 @@ impl RuleSettings {
     /// fail-high reduction and no skipping of idle points on boards larger than 15x15.
     /// Freestyle on 20x20 (0.2 s/move, balanced openings, 300 games each) scored -13.9 +/- 32.2
     /// and -9.3 +/- 33.5 Elo with it, and +2.3 +/- 31.9 and -2.3 +/- 33.8 without it once this
-    /// rule took it away there: -5.9 +/- 16.4 for the reduction over the 1,200 games (LOS 24
-    /// %), against +22.2 +/- 21.3 on 15x15.
+    /// rule took it away there: -5.9 +/- 16.4 for the reduction over the 1,200 games
+    /// (LOS 24 %), against +22.2 +/- 21.3 on 15x15.
     pub fn for_board(board: &Board) -> RuleSettings {
         let settings = RuleSettings::for_rule(board.rule());
         if board.width() * board.height() > SMALL_BOARD_MAX_CELLS {
