@@ -2,8 +2,9 @@
 //!
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
-//! a transposition table, killer and history ordering, late-move reductions, singular
-//! extensions and, under every rule but caro, internal iterative reduction.
+//! a transposition table, history ordering (and killers under standard and caro),
+//! late-move reductions, singular extensions and, under every rule but caro, internal
+//! iterative reduction.
 //! Inside the tree the threat counts decide the moves: a node that can make five is won, a
 //! node facing a five only blocks, a node facing a flexible four (an open three on the
 //! board) only defends or counter-fours, and a flexible four or double four of the side to
@@ -1010,7 +1011,12 @@ impl Worker {
         // own move two plies up, -16.5 +/- 30.1 (400 games), at 0.2 s/move, freestyle. Entries
         // grow about 2.5 times a depth, so at long time controls the term weighs that much
         // more on its own (see [`HISTORY_CAP`]); the 16-times matches show no harm from that.
-        let killers = self.killers[ply];
+        // Killers, under standard and caro only (see [`RuleSettings::killers`]).
+        let killers = if settings.killers {
+            self.killers[ply]
+        } else {
+            [None; 2]
+        };
         // The killers two plies down start empty for each node: left over from a cousin's
         // subtree, they ordered first moves that cut off somewhere else. Bench 5,259,825 ->
         // 4,605,681 nodes; against the engine that kept them, at 0.2 s/move: freestyle +26.1
@@ -1020,7 +1026,7 @@ impl Worker {
         // (100 games). With them cleared, a killer's bonus on top of its threat score (1,500
         // for the first, 1,125 for the second) instead of its place right after the table's
         // move cut the bench by a further 17 %, but scored -6.1 +/- 32.2 (freestyle, 400
-        // games): not adopted.
+        // games), and a third killer -33.1 +/- 33.5 (same conditions): not adopted.
         self.killers[ply + 2] = [None; 2];
         let history = &self.history[me.index()];
         for m in moves.iter_mut() {
