@@ -1001,17 +1001,18 @@ impl Worker {
         }
         // The history term is small next to the threat scores: a quiet cell scores a few
         // thousand here, and history stayed under 100 in the 0.2 s searches sampled. With the
-        // fitted weights, history weighing 16 times more (cap 2^15, divided by 4) scored
-        // -10.4 +/- 45.9 Elo (200 games), later (cap 2^20, divided by 4) +24.4 +/- 32.4 and
-        // -36.6 +/- 33.5 (400 games each; -6.2 +/- 20.8 over the 1,000, not adopted), and a
+        // fitted weights, history weighing 16 times more (cap 2^15, divided by 4) scored -10.4
+        // +/- 45.9 Elo (200 games), later (cap 2^20, divided by 4) +24.4 +/- 32.4 and -36.6 +/-
+        // 33.5 (400 games each; -6.2 +/- 20.8 over the 1,000, not adopted), and, once the
+        // killers were dropped, 4 times more (divided by 16) +2.6 +/- 28.2 (400 games), and a
         // counter-move slot after the killers (the quiet reply that last cut off after the
         // opponent's move) -6.9 +/- 32.0 (400 games), and a follow-up history (cutoff credits
-        // per colour, opponent's last move and reply, added to the history term) -20.0 +/-
-        // 29.1 (400 games; on 20x20, -9.3 +/- 34.7 in 300), and keyed instead by the mover's
-        // own move two plies up, -16.5 +/- 30.1 (400 games), at 0.2 s/move, freestyle. Entries
-        // grow about 2.5 times a depth, so at long time controls the term weighs that much
-        // more on its own (see [`HISTORY_CAP`]); the 16-times matches show no harm from that.
-        // Killers, under standard and caro only (see [`RuleSettings::killers`]).
+        // per colour, opponent's last move and reply, added to the history term) -20.0 +/- 29.1
+        // (400 games; on 20x20, -9.3 +/- 34.7 in 300), and keyed instead by the mover's own
+        // move two plies up, -16.5 +/- 30.1 (400 games), at 0.2 s/move, freestyle. Entries grow
+        // about 2.5 times a depth, so at long time controls the term weighs that much more on
+        // its own (see [`HISTORY_CAP`]); the 16-times matches show no harm from that. Killers,
+        // under standard and caro only (see [`RuleSettings::killers`]).
         let killers = if settings.killers {
             self.killers[ply]
         } else {
@@ -1112,20 +1113,20 @@ impl Worker {
                 // ply at most scored -47.7 +/- 45.1 Elo, 199 games, SPRT H0; reducing from 2
                 // plies instead of 3, -0.9 +/- 30.6, 400 games; from the fourth move instead of
                 // the fifth, +22.1 +/- 22.4 over 800 games, but on top of the flexible-three
-                // rule +12.2 +/- 37.0, 286 games, and -24.7 +/- 34.8, 254 games, SPRT H0: not
-                // adopted. The second ply from the ninth move instead of the thirteenth, on the
-                // refitted evaluation: -20.8 +/- 32.6, 335 games, SPRT H0, and on 20x20 -32.5
-                // +/- 35.8, 300 games; from the seventeenth, +1.7 +/- 30.1, 400 games.
-                // Freestyle, 400 games each, not adopted: a ply more for a move with no history
-                // for the mover (it has not cut off for that side in this game), +9.6 +/- 31.1,
-                // +15.6 +/- 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8 together (renju +18.3 +/-
-                // 30.2 and +1.7 +/- 30.5, standard -29.6 +/- 30.4); a ply more at expected cut
-                // nodes (non-PV nodes reached by a null-window search, the expectation
-                // alternating down the tree), +6.1 +/- 30.0, and with the history rule +0.0 +/-
-                // 32.9; a ply more where the table's move makes a four or takes the opponent's
-                // four point, -8.7 +/- 30.0; a ply less for a move whose history for the mover
-                // has reached 1,024 (about the top sixth of the reduced moves in a 0.2 s game),
-                // -17.4 +/- 30.4.)
+                // rule +12.2 +/- 37.0, 286 games, -24.7 +/- 34.8, 254 games, SPRT H0, and
+                // without killers -13.9 +/- 30.9, 400 games: not adopted. The second ply from
+                // the ninth move instead of the thirteenth, on the refitted evaluation: -20.8
+                // +/- 32.6, 335 games, SPRT H0, and on 20x20 -32.5 +/- 35.8, 300 games; from
+                // the seventeenth, +1.7 +/- 30.1, 400 games. Freestyle, 400 games each, not
+                // adopted: a ply more for a move with no history for the mover (it has not cut
+                // off for that side in this game), +9.6 +/- 31.1, +15.6 +/- 29.4 and -13.9 +/-
+                // 32.0, +4.5 +/- 17.8 together (renju +18.3 +/- 30.2 and +1.7 +/- 30.5,
+                // standard -29.6 +/- 30.4); a ply more at expected cut nodes (non-PV nodes
+                // reached by a null-window search, the expectation alternating down the tree),
+                // +6.1 +/- 30.0, and with the history rule +0.0 +/- 32.9; a ply more where the
+                // table's move makes a four or takes the opponent's four point, -8.7 +/- 30.0;
+                // a ply less for a move whose history for the mover has reached 1,024 (about
+                // the top sixth of the reduced moves in a 0.2 s game), -17.4 +/- 30.4.)
                 let reduction = if depth >= 3 && i >= 4 && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
