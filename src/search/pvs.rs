@@ -1011,13 +1011,12 @@ impl Worker {
         // (400 games; on 20x20, -9.3 +/- 34.7 in 300), and keyed instead by the mover's own
         // move two plies up, -16.5 +/- 30.1 (400 games), at 0.2 s/move, freestyle. Entries grow
         // about 2.5 times a depth, so at long time controls the term weighs that much more on
-        // its own (see [`HISTORY_CAP`]); the 16-times matches show no harm from that. Killers,
-        // under standard and caro only (see [`RuleSettings::killers`]).
-        let killers = if settings.killers {
-            self.killers[ply]
-        } else {
-            [None; 2]
-        };
+        // its own (see [`HISTORY_CAP`]); the 16-times matches show no harm from that.
+        //
+        // Killers, under standard and caro only (see [`RuleSettings::killers`]): elsewhere
+        // none are recorded, so the slots stay empty from the search's start.
+        let use_killers = settings.killers;
+        let killers = self.killers[ply];
         // The killers two plies down start empty for each node: left over from a cousin's
         // subtree, they ordered first moves that cut off somewhere else. Bench 5,259,825 ->
         // 4,605,681 nodes; against the engine that kept them, at 0.2 s/move: freestyle +26.1
@@ -1028,7 +1027,9 @@ impl Worker {
         // for the first, 1,125 for the second) instead of its place right after the table's
         // move cut the bench by a further 17 %, but scored -6.1 +/- 32.2 (freestyle, 400
         // games), and a third killer -33.1 +/- 33.5 (same conditions): not adopted.
-        self.killers[ply + 2] = [None; 2];
+        if use_killers {
+            self.killers[ply + 2] = [None; 2];
+        }
         let history = &self.history[me.index()];
         for m in moves.iter_mut() {
             m.1 = if Some(m.0) == tt_move {
@@ -1155,7 +1156,7 @@ impl Worker {
                     if score >= beta {
                         if quiet {
                             let k = &mut self.killers[ply];
-                            if k[0] != Some(m) {
+                            if use_killers && k[0] != Some(m) {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
