@@ -112,7 +112,10 @@ pub const THREAT_STATES: usize = 128;
 /// each); +20.0 +/- 13.6 together. Caro-exact, +19.1 +/- 33.0 (400 games). Freestyle at
 /// 1 s/move: -15.6 +/- 44.5 (200 games) and +57.4 +/- 65.1 (110 games, a run cut off), about
 /// +10 over the 310: no gain shown there. The same table in renju scored -48.6 +/- 45.5 (217
-/// games, SPRT H0), hence [`RENJU_THREAT_BONUS`].
+/// games, SPRT H0), hence [`RENJU_THREAT_BONUS`]. Fitted again, the shape tables held, to
+/// 12,118 freestyle, standard and caro games of the later matches (389,161 positions, loss
+/// 0.186797 -> 0.183138), it scored -71.3 +/- 34.4 against this table (freestyle, 0.2 s/move,
+/// 400 games): not adopted.
 #[rustfmt::skip]
 pub const THREAT_BONUS: [i32; THREAT_STATES] = [
     -15, -65, 0, 1165, 2165, 1826, 2165, 3173,
@@ -134,7 +137,9 @@ pub const THREAT_BONUS: [i32; THREAT_STATES] = [
 ];
 
 /// Renju's threat-state bonus: fitted as [`THREAT_BONUS`] was, to 3,295 renju games alone
-/// (loss 0.193952 -> 0.190376): black's fouls change what a threat is worth there.
+/// (loss 0.193952 -> 0.190376): black's fouls change what a threat is worth there. Fitted again
+/// to 2,797 renju games of the later matches (74,998 positions, loss 0.206322 -> 0.202447), it
+/// scored +0.0 +/- 33.6 Elo against this table (renju, 0.2 s/move, 400 games): not adopted.
 /// Against the double-three bonus alone, renju, same conditions: +34.0 +/- 31.3 Elo (400
 /// games).
 #[rustfmt::skip]

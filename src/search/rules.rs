@@ -56,9 +56,10 @@ pub struct RuleSettings {
     /// adopt them. With the fitted evaluation weights, renju pruned at depths 5 and 6 again
     /// scored -26.9 +/- 39.4 (220 games), and once renju no longer pruned flexible threes,
     /// -39.7 +/- 37.0 (310 games, stopped). Renju pruning at depth 5 too (not 6) then scored
-    /// +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1 +/- 22.1 together): not
-    /// adopted. Freestyle on 20x20 stopping at depth 4 scored +9.3 +/- 34.7 and -18.5 +/-
-    /// 36.4 (300 games each; -3.9 +/- 25.1 together), so it prunes to depth 6 there too.
+    /// +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1 +/- 22.1 together): not adopted,
+    /// nor, once the killers were dropped, -30.5 +/- 28.6 (400 games). Freestyle on 20x20
+    /// stopping at depth 4 scored +9.3 +/- 34.7 and -18.5 +/- 36.4 (300 games each; -3.9 +/-
+    /// 25.1 together), so it prunes to depth 6 there too.
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions: a flexible three under freestyle, standard and renju, a four under caro
