@@ -125,8 +125,10 @@ const RANDOM_OPENING_PLIES: usize = 6;
 /// 0.2 s/move: +31.4 +/- 32.5 and -4.3 +/- 29.9 Elo (400 games each; about +13 over the 800),
 /// later +0.9 +/- 29.3, +12.2 +/- 30.1 and -22.6 +/- 30.9 (400 games each; +2.9 +/- 13.6
 /// over the 2,000, LOS 66 %); on 20x20, +9.3 +/- 36.4, +9.3 +/- 38.1, +9.3 +/- 39.2 and
-/// +27.9 +/- 37.0 (300 games each; +14.1 +/- 18.8 over the 1,200, LOS 93 %). All 3,200
-/// games: +6.8 +/- 11.0 (LOS 89 %), not adopted.
+/// +27.9 +/- 37.0 (300 games each; +14.1 +/- 18.8 over the 1,200, LOS 93 %). All 3,200 games:
+/// +6.8 +/- 11.0 (LOS 89 %), not adopted. Once the killers were dropped, a fifth run on 20x20
+/// scored -4.6 +/- 33.5 (300 games; +9.6 +/- 16.4 over the 1,500 there, LOS 88 %): not adopted
+/// for the larger boards either.
 const SINGULAR_DEPTH: i32 = 6;
 /// Margin per ply of depth below the table's score that every other move must stay under for
 /// the table's move to be singular. Scores are in the evaluation's units, where an open three
@@ -1117,19 +1119,20 @@ impl Worker {
                 // plies instead of 3, -0.9 +/- 30.6, 400 games; from the fourth move instead of
                 // the fifth, +22.1 +/- 22.4 over 800 games, but on top of the flexible-three
                 // rule +12.2 +/- 37.0, 286 games, -24.7 +/- 34.8, 254 games, SPRT H0, and
-                // without killers -13.9 +/- 30.9, 400 games: not adopted. The second ply from
-                // the ninth move instead of the thirteenth, on the refitted evaluation: -20.8
-                // +/- 32.6, 335 games, SPRT H0, and on 20x20 -32.5 +/- 35.8, 300 games; from
-                // the seventeenth, +1.7 +/- 30.1, 400 games. Freestyle, 400 games each, not
-                // adopted: a ply more for a move with no history for the mover (it has not cut
-                // off for that side in this game), +9.6 +/- 31.1, +15.6 +/- 29.4 and -13.9 +/-
-                // 32.0, +4.5 +/- 17.8 together (renju +18.3 +/- 30.2 and +1.7 +/- 30.5,
-                // standard -29.6 +/- 30.4); a ply more at expected cut nodes (non-PV nodes
-                // reached by a null-window search, the expectation alternating down the tree),
-                // +6.1 +/- 30.0, and with the history rule +0.0 +/- 32.9; a ply more where the
-                // table's move makes a four or takes the opponent's four point, -8.7 +/- 30.0;
-                // a ply less for a move whose history for the mover has reached 1,024 (about
-                // the top sixth of the reduced moves in a 0.2 s game), -17.4 +/- 30.4.)
+                // without killers -13.9 +/- 30.9, 400 games; from the sixth without killers,
+                // +8.7 +/- 31.2, 400 games: not adopted. The second ply from the ninth move
+                // instead of the thirteenth, on the refitted evaluation: -20.8 +/- 32.6, 335
+                // games, SPRT H0, and on 20x20 -32.5 +/- 35.8, 300 games; from the seventeenth,
+                // +1.7 +/- 30.1, 400 games. Freestyle, 400 games each, not adopted: a ply more
+                // for a move with no history for the mover (it has not cut off for that side in
+                // this game), +9.6 +/- 31.1, +15.6 +/- 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8
+                // together (renju +18.3 +/- 30.2 and +1.7 +/- 30.5, standard -29.6 +/- 30.4); a
+                // ply more at expected cut nodes (non-PV nodes reached by a null-window search,
+                // the expectation alternating down the tree), +6.1 +/- 30.0, and with the
+                // history rule +0.0 +/- 32.9; a ply more where the table's move makes a four or
+                // takes the opponent's four point, -8.7 +/- 30.0; a ply less for a move whose
+                // history for the mover has reached 1,024 (about the top sixth of the reduced
+                // moves in a 0.2 s game), -17.4 +/- 30.4.)
                 let reduction = if depth >= 3 && i >= 4 && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
