@@ -2,9 +2,9 @@
 //!
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
-//! a transposition table, history ordering (and killers under standard and caro),
-//! late-move reductions, singular extensions and, under every rule but caro, internal
-//! iterative reduction.
+//! a transposition table, history ordering (but not under freestyle up to 15x15; killers
+//! too under standard and caro), late-move reductions, singular extensions and, under every
+//! rule but caro, internal iterative reduction.
 //! Inside the tree the threat counts decide the moves: a node that can make five is won, a
 //! node facing a five only blocks, a node facing a flexible four (an open three on the
 //! board) only defends or counter-fours, and a flexible four or double four of the side to
@@ -1034,6 +1034,9 @@ impl Worker {
         if use_killers {
             self.killers[ply + 2] = [None; 2];
         }
+        // History, under every rule but freestyle up to 15x15 (see [`RuleSettings::history`]):
+        // there no cutoff is credited and the term is not read.
+        let use_history = settings.history;
         let history = &self.history[me.index()];
         for m in moves.iter_mut() {
             m.1 = if Some(m.0) == tt_move {
@@ -1042,8 +1045,10 @@ impl Worker {
                 i32::MAX - 2
             } else if Some(m.0) == killers[1] {
                 i32::MAX - 3
-            } else {
+            } else if use_history {
                 m.1 * 8 + history[m.0.index()] / 64
+            } else {
+                m.1 * 8
             };
         }
 
@@ -1165,7 +1170,9 @@ impl Worker {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
-                            reward(&mut self.history[me.index()][m.index()], depth);
+                            if use_history {
+                                reward(&mut self.history[me.index()][m.index()], depth);
+                            }
                         }
                         break;
                     }
@@ -1425,6 +1432,27 @@ mod tests {
                 ctl.tt.probe(pos.hash()).is_some(),
                 "four {four}: not stored"
             );
+        }
+    }
+
+    /// Cutoffs teach the ordering only under the rules that read what they teach: the
+    /// history table and the killer slots stay empty after a search under the others.
+    #[test]
+    fn history_and_killers_learn_only_where_the_rule_orders_by_them() {
+        let black = [(7, 7), (8, 8), (6, 9)];
+        let white = [(8, 7), (7, 9), (9, 6)];
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            let board = Board::from_stones(15, 15, rule, &black, &white, Color::Black)
+                .expect("a legal test position");
+            let settings = RuleSettings::for_board(&board);
+            let mut fixture = Fixture::new(&board);
+            let (pos, ctl) = fixture.split();
+            let mut worker = Worker::new();
+            worker.negamax(pos, 5, -INFINITE, INFINITE, 1, &ctl);
+            let credited = worker.history.iter().flatten().any(|&h| h != 0);
+            assert_eq!(credited, settings.history, "{rule:?}: history");
+            let killed = worker.killers.iter().flatten().any(Option::is_some);
+            assert_eq!(killed, settings.killers, "{rule:?}: killers");
         }
     }
 
