@@ -156,8 +156,9 @@ pub struct RuleSettings {
     /// times 8) and the search keeps those credits. Without it, against the engine with it, at
     /// 0.2 s/move on 15x15 balanced openings, both without killers: freestyle +13.9 +/- 27.8,
     /// +20.0 +/- 29.7 and +14.8 +/- 30.6 Elo (400 games each; +16.2 +/- 16.9 over the 1,200,
-    /// LOS 96.9 %), but renju -25.2 +/- 27.8 (400 games) and freestyle on 20x20 -11.6 +/- 36.7
-    /// (300 games). So only freestyle goes without it, on boards up to 15x15
+    /// LOS 96.9 %) and, once adopted, +27.9 +/- 27.6 (400 games; +19.4 +/- 14.4 over the
+    /// 1,600, LOS 99.6 %), but renju -25.2 +/- 27.8 (400 games) and freestyle on 20x20 -11.6
+    /// +/- 36.7 (300 games). So only freestyle goes without it, on boards up to 15x15
     /// ([`RuleSettings::for_board`]); standard and caro keep it with their killers (not
     /// measured without).
     pub history: bool,
