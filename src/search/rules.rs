@@ -9,7 +9,9 @@ use crate::types::Rule;
 /// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=6),
 /// up to [`RuleSettings::late_move_depth`]. Retried with the fitted evaluation weights
 /// (0.2 s/move, freestyle, 400 games): limits 8, 11, 14, 19, 26, 32 scored +2.6 +/- 30.3
-/// Elo, and 12, 17, 22, 29, 38, 48 -2.6 +/- 29.0.
+/// Elo, and 12, 17, 22, 29, 38, 48 -2.6 +/- 29.0. Once freestyle ordered by the one-ply score
+/// alone (no killers, no history), 8, 11, 14, 19, 26, 32 scored -14.8 +/- 31.6 there, and renju
+/// pruning with 8, 11, 14, 19 up to its depth 4 +7.8 +/- 29.8 (400 games each): not adopted.
 const LATE_MOVE_LIMIT: [usize; 7] = [usize::MAX, 10, 14, 18, 24, 32, 40];
 
 /// The threat sequences the root defends against (see [`RuleSettings::root_defence`]).
@@ -159,8 +161,11 @@ pub struct RuleSettings {
     /// LOS 96.9 %) and, once adopted, +27.9 +/- 27.6 (400 games; +19.4 +/- 14.4 over the
     /// 1,600, LOS 99.6 %), but renju -25.2 +/- 27.8 (400 games) and freestyle on 20x20 -11.6
     /// +/- 36.7 (300 games). So only freestyle goes without it, on boards up to 15x15
-    /// ([`RuleSettings::for_board`]); standard and caro keep it with their killers (not
-    /// measured without).
+    /// ([`RuleSettings::for_board`]); standard and caro keep it with their killers: without it,
+    /// standard scored +6.1 +/- 31.6 and caro -1.7 +/- 29.6 (400 games each). Renju with the
+    /// term read over 32 instead of 64 (twice the weight) scored +27.0 +/- 27.1, -3.5 +/- 28.0
+    /// and +2.6 +/- 28.2 (400 games each; +9.1 +/- 16.0 over the 1,200, LOS 87 %), and over 16
+    /// +13.0 +/- 30.7 (400 games): not adopted.
     pub history: bool,
 }
 
