@@ -83,7 +83,8 @@ const LEAF_VCF_NODES: u64 = 24;
 /// +23.5 +/- 29.7, caro +6.1 +/- 28.3: +12.4 +/- 10.9 over the 2,800 games. No rule's figure
 /// stands apart from the common one, so it runs under every rule. At 1 s/move, freestyle:
 /// +20.9 +/- 59.1 (100 games). A budget of 2,000 nodes scored -14.9 +/- 29.9 against 400
-/// (375 games, freestyle, SPRT H0).
+/// (375 games, freestyle, SPRT H0), and 1,000 scored +5.2 +/- 22.6 in renju (400 games): not
+/// adopted.
 const INTERIOR_VCF_NODES: u64 = 400;
 /// Fewest plies from the horizon at which the interior VCF probe runs. From 2 plies it
 /// scored +0.9 +/- 26.0 Elo in freestyle (400 games, same conditions). From 4 plies, against
@@ -128,7 +129,7 @@ const RANDOM_OPENING_PLIES: usize = 6;
 /// +27.9 +/- 37.0 (300 games each; +14.1 +/- 18.8 over the 1,200, LOS 93 %). All 3,200 games:
 /// +6.8 +/- 11.0 (LOS 89 %), not adopted. Once the killers were dropped, a fifth run on 20x20
 /// scored -4.6 +/- 33.5 (300 games; +9.6 +/- 16.4 over the 1,500 there, LOS 88 %): not adopted
-/// for the larger boards either.
+/// for the larger boards either. In renju: -16.5 +/- 30.5 (400 games).
 const SINGULAR_DEPTH: i32 = 6;
 /// Margin per ply of depth below the table's score that every other move must stay under for
 /// the table's move to be singular. Scores are in the evaluation's units, where an open three
