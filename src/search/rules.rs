@@ -160,17 +160,17 @@ pub struct RuleSettings {
     /// +20.0 +/- 29.7 and +14.8 +/- 30.6 Elo (400 games each; +16.2 +/- 16.9 over the 1,200,
     /// LOS 96.9 %) and, once adopted, +27.9 +/- 27.6 (400 games; +19.4 +/- 14.4 over the
     /// 1,600, LOS 99.6 %), but renju -25.2 +/- 27.8 (400 games) and freestyle on 20x20 -11.6
-    /// +/- 36.7 (300 games; later +18.5 +/- 29.4, +27.9 +/- 35.2 and +2.3 +/- 31.2, 300 games
-    /// each, +10.1 +/- 16.4 over the 1,200, LOS 89 %). So only freestyle goes without it, on
-    /// boards up to 15x15 ([`RuleSettings::for_board`]); standard and caro keep it with their
-    /// killers: without it, standard scored +6.1 +/- 31.6 and caro -1.7 +/- 29.6 (400 games
-    /// each), and without killers too, standard +5.2 +/- 31.8 and caro +3.5 +/- 32.0 (400 games
-    /// each). Renju with the term read over 32 instead of 64 (twice the weight) scored +27.0
-    /// +/- 27.1, -3.5 +/- 28.0, +2.6 +/- 28.2 and +0.0 +/- 26.8 (400 games each; +6.7 +/- 13.8
-    /// over the 1,600, LOS 83 %), and over 16 +13.0 +/- 30.7 (400 games): not adopted. At 1
-    /// s/move, freestyle without killers and history, against the commit before the killers
-    /// were dropped: +34.9 +/- 52.9 (160 games; no time losses, moves 506 ms on average, at
-    /// most 917 ms).
+    /// +/- 36.7 (300 games; later +18.5 +/- 29.4, +27.9 +/- 35.2, +2.3 +/- 31.2 and +20.9 +/-
+    /// 31.1, 300 games each, +12.4 +/- 14.5 over the 1,500, LOS 95 %). So only freestyle goes
+    /// without it, on boards up to 15x15 ([`RuleSettings::for_board`]); standard and caro keep
+    /// it with their killers: without it, standard scored +6.1 +/- 31.6 and caro -1.7 +/- 29.6
+    /// (400 games each), and without killers too, standard +5.2 +/- 31.8 and caro +3.5 +/- 32.0
+    /// (400 games each). Renju with the term read over 32 instead of 64 (twice the weight)
+    /// scored +27.0 +/- 27.1, -3.5 +/- 28.0, +2.6 +/- 28.2 and +0.0 +/- 26.8 (400 games each;
+    /// +6.7 +/- 13.8 over the 1,600, LOS 83 %), and over 16 +13.0 +/- 30.7 (400 games): not
+    /// adopted. At 1 s/move, freestyle without killers and history, against the commit before
+    /// the killers were dropped: +34.9 +/- 52.9 (160 games; no time losses, moves 506 ms on
+    /// average, at most 917 ms).
     pub history: bool,
 }
 
