@@ -2,8 +2,8 @@
 //!
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
-//! a transposition table, history ordering (but not under freestyle up to 15x15; killers
-//! too under standard and caro), late-move reductions, singular extensions and, under every
+//! a transposition table, history ordering (but not under freestyle; killers too under
+//! standard and caro), late-move reductions, singular extensions and, under every
 //! rule but caro, internal iterative reduction.
 //! Inside the tree the threat counts decide the moves: a node that can make five is won, a
 //! node facing a five only blocks, a node facing a flexible four (an open three on the
@@ -1035,8 +1035,8 @@ impl Worker {
         if use_killers {
             self.killers[ply + 2] = [None; 2];
         }
-        // History, under every rule but freestyle up to 15x15 (see [`RuleSettings::history`]):
-        // there no cutoff is credited and the term is not read.
+        // History, under every rule but freestyle (see [`RuleSettings::history`]): there no
+        // cutoff is credited and the term is not read.
         let use_history = settings.history;
         let history = &self.history[me.index()];
         for m in moves.iter_mut() {

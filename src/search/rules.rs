@@ -159,10 +159,10 @@ pub struct RuleSettings {
     /// 0.2 s/move on 15x15 balanced openings, both without killers: freestyle +13.9 +/- 27.8,
     /// +20.0 +/- 29.7 and +14.8 +/- 30.6 Elo (400 games each; +16.2 +/- 16.9 over the 1,200,
     /// LOS 96.9 %) and, once adopted, +27.9 +/- 27.6 (400 games; +19.4 +/- 14.4 over the
-    /// 1,600, LOS 99.6 %), but renju -25.2 +/- 27.8 (400 games) and freestyle on 20x20 -11.6
-    /// +/- 36.7 (300 games; later +18.5 +/- 29.4, +27.9 +/- 35.2, +2.3 +/- 31.2 and +20.9 +/-
-    /// 31.1, 300 games each, +12.4 +/- 14.5 over the 1,500, LOS 95 %). So only freestyle goes
-    /// without it, on boards up to 15x15 ([`RuleSettings::for_board`]); standard and caro keep
+    /// 1,600, LOS 99.6 %), but renju -25.2 +/- 27.8 (400 games). Freestyle on 20x20 without
+    /// it scored -11.6 +/- 36.7, +18.5 +/- 29.4, +27.9 +/- 35.2, +2.3 +/- 31.2, +20.9 +/-
+    /// 31.1, +18.5 +/- 27.2 and +30.2 +/- 31.7 (300 games each; +16.1 +/- 11.9 over the
+    /// 2,100, LOS 99.6 %), so freestyle goes without it on every board. Standard and caro keep
     /// it with their killers: without it, standard scored +6.1 +/- 31.6 and caro -1.7 +/- 29.6
     /// (400 games each), and without killers too, standard +5.2 +/- 31.8 and caro +3.5 +/- 32.0
     /// (400 games each). Renju with the term read over 32 instead of 64 (twice the weight)
@@ -175,15 +175,13 @@ pub struct RuleSettings {
 }
 
 /// Most cells of a board on which the fail-high reduction
-/// ([`RuleSettings::fail_high_reduction`]), the skipping of idle points
-/// ([`RuleSettings::skip_idle_points`]) and freestyle's ordering without history
-/// ([`RuleSettings::history`]) apply: each gained on 15x15, not on 20x20.
+/// ([`RuleSettings::fail_high_reduction`]) and the skipping of idle points
+/// ([`RuleSettings::skip_idle_points`]) apply: each gained on 15x15, not on 20x20.
 const SMALL_BOARD_MAX_CELLS: usize = 15 * 15;
 
 impl RuleSettings {
     /// The settings a search of `board` uses: its rule's ([`RuleSettings::for_rule`]), with no
-    /// fail-high reduction, no skipping of idle points and the history term on boards larger
-    /// than 15x15.
+    /// fail-high reduction and no skipping of idle points on boards larger than 15x15.
     /// Freestyle on 20x20 (0.2 s/move, balanced openings, 300 games each) scored -13.9 +/- 32.2
     /// and -9.3 +/- 33.5 Elo with it, and +2.3 +/- 31.9 and -2.3 +/- 33.8 without it once this
     /// rule took it away there: -5.9 +/- 16.4 for the reduction over the 1,200 games
@@ -194,7 +192,6 @@ impl RuleSettings {
             RuleSettings {
                 fail_high_reduction: 0,
                 skip_idle_points: false,
-                history: true,
                 ..settings
             }
         } else {
@@ -323,14 +320,15 @@ mod tests {
     }
 
     #[test]
-    fn only_freestyle_up_to_fifteen_by_fifteen_orders_without_history() {
+    fn only_freestyle_orders_without_history() {
         let history = |w, h, rule| {
             let board = Board::new(w, h, rule).expect("board");
             RuleSettings::for_board(&board).history
         };
         assert!(!history(15, 15, Rule::Freestyle));
         assert!(!history(10, 10, Rule::Freestyle));
-        assert!(history(20, 20, Rule::Freestyle));
+        assert!(!history(20, 20, Rule::Freestyle));
+        assert!(!history(22, 22, Rule::Freestyle));
         for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
             assert!(history(15, 15, rule), "{rule:?}");
             assert!(history(20, 20, rule), "{rule:?}");
