@@ -187,8 +187,8 @@ pub const OPPONENT_EIGHTHS: i32 = 5;
 /// 16 scored -5.2 +/- 31.2 Elo (400 games) with the hand-set weights; 12 scored
 /// +15.6 +/- 31.7 (400 games, freestyle, 0.2 s/move) with the fitted ones and later, with
 /// the threat-state tables, -13.9 +/- 29.9 (400 games): 14 stays. Under renju (0.2 s/move, 400
-/// games each), 12 scored +16.5 +/- 32.6, +19.1 +/- 32.6 and +6.1 +/- 31.5 (+13.7 +/- 18.6 over
-/// the 1,200, LOS 93 %) and 16 -47.2 +/- 29.6: not adopted.
+/// games each), 12 scored +16.5 +/- 32.6, +19.1 +/- 32.6, +6.1 +/- 31.5 and -6.1 +/- 30.9 (+8.4
+/// +/- 15.9 over the 1,600, LOS 85 %) and 16 -47.2 +/- 29.6: not adopted.
 pub const DEFENCE_SIXTEENTHS: i32 = 14;
 
 /// The four line shapes and the combined shape a colour would make on one empty cell.

@@ -142,8 +142,10 @@ pub struct RuleSettings {
     /// +5.2 +/- 29.1 and +23.5 +/- 29.7 Elo (+15.6 +/- 13.2 over the 2,000, LOS 99.0 %; the
     /// first run is what prompted the others), renju +6.1 +/- 31.0, standard -16.5 +/- 28.6,
     /// caro +0.0 +/- 29.6. Freestyle on 20x20: -25.5 +/- 35.5 and +11.6 +/- 31.8 (300 games
-    /// each; -4.9 +/- 23.7 together). So only freestyle on boards up to 15x15 skips them
-    /// ([`RuleSettings::for_board`]).
+    /// each; -4.9 +/- 23.7 together) and, once freestyle ordered without history there, +16.2
+    /// +/- 28.4 and -49.0 +/- 28.6 (300 games each; a third run stopped at -56.1 +/- 77.2 after
+    /// 50 games; -11.4 +/- 15.3 over the four 300-game runs). So only freestyle on boards up to
+    /// 15x15 skips them ([`RuleSettings::for_board`]).
     pub skip_idle_points: bool,
     /// Whether the move ordering puts the killers (the last two quiet moves that cut off at
     /// the same ply, cleared two plies down at each node) right after the table's move.
@@ -161,16 +163,17 @@ pub struct RuleSettings {
     /// LOS 96.9 %) and, once adopted, +27.9 +/- 27.6 (400 games; +19.4 +/- 14.4 over the
     /// 1,600, LOS 99.6 %), but renju -25.2 +/- 27.8 (400 games). Freestyle on 20x20 without
     /// it scored -11.6 +/- 36.7, +18.5 +/- 29.4, +27.9 +/- 35.2, +2.3 +/- 31.2, +20.9 +/-
-    /// 31.1, +18.5 +/- 27.2 and +30.2 +/- 31.7 (300 games each; +16.1 +/- 11.9 over the
-    /// 2,100, LOS 99.6 %), so freestyle goes without it on every board. Standard and caro keep
-    /// it with their killers: without it, standard scored +6.1 +/- 31.6 and caro -1.7 +/- 29.6
-    /// (400 games each), and without killers too, standard +5.2 +/- 31.8 and caro +3.5 +/- 32.0
-    /// (400 games each). Renju with the term read over 32 instead of 64 (twice the weight)
-    /// scored +27.0 +/- 27.1, -3.5 +/- 28.0, +2.6 +/- 28.2 and +0.0 +/- 26.8 (400 games each;
-    /// +6.7 +/- 13.8 over the 1,600, LOS 83 %), and over 16 +13.0 +/- 30.7 (400 games): not
-    /// adopted. At 1 s/move, freestyle without killers and history, against the commit before
-    /// the killers were dropped: +34.9 +/- 52.9 (160 games; no time losses, moves 506 ms on
-    /// average, at most 917 ms).
+    /// 31.1, +18.5 +/- 27.2 and +30.2 +/- 31.7 (300 games each; +16.1 +/- 11.9 over the 2,100,
+    /// LOS 99.6 %) and, once adopted, +13.9 +/- 38.6 at 1 s/move (200 games; no time losses,
+    /// moves 440 ms on average, at most 916 ms), so freestyle goes without it on every board.
+    /// Standard and caro keep it with their killers: without it, standard scored +6.1 +/- 31.6
+    /// and caro -1.7 +/- 29.6 (400 games each), and without killers too, standard +5.2 +/- 31.8
+    /// and caro +3.5 +/- 32.0 (400 games each). Renju with the term read over 32 instead of 64
+    /// (twice the weight) scored +27.0 +/- 27.1, -3.5 +/- 28.0, +2.6 +/- 28.2 and +0.0 +/- 26.8
+    /// (400 games each; +6.7 +/- 13.8 over the 1,600, LOS 83 %), and over 16 +13.0 +/- 30.7
+    /// (400 games): not adopted. At 1 s/move, freestyle without killers and history, against
+    /// the commit before the killers were dropped: +34.9 +/- 52.9 (160 games; no time losses,
+    /// moves 506 ms on average, at most 917 ms).
     pub history: bool,
 }
 
@@ -185,7 +188,8 @@ impl RuleSettings {
     /// Freestyle on 20x20 (0.2 s/move, balanced openings, 300 games each) scored -13.9 +/- 32.2
     /// and -9.3 +/- 33.5 Elo with it, and +2.3 +/- 31.9 and -2.3 +/- 33.8 without it once this
     /// rule took it away there: -5.9 +/- 16.4 for the reduction over the 1,200 games
-    /// (LOS 24 %), against +22.2 +/- 21.3 on 15x15.
+    /// (LOS 24 %), against +22.2 +/- 21.3 on 15x15; once freestyle ordered without history
+    /// there, -13.9 +/- 30.8 (300 games).
     pub fn for_board(board: &Board) -> RuleSettings {
         let settings = RuleSettings::for_rule(board.rule());
         if board.width() * board.height() > SMALL_BOARD_MAX_CELLS {
