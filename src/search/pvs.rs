@@ -129,7 +129,9 @@ const RANDOM_OPENING_PLIES: usize = 6;
 /// +27.9 +/- 37.0 (300 games each; +14.1 +/- 18.8 over the 1,200, LOS 93 %). All 3,200 games:
 /// +6.8 +/- 11.0 (LOS 89 %), not adopted. Once the killers were dropped, a fifth run on 20x20
 /// scored -4.6 +/- 33.5 (300 games; +9.6 +/- 16.4 over the 1,500 there, LOS 88 %): not adopted
-/// for the larger boards either. In renju: -16.5 +/- 30.5 (400 games).
+/// for the larger boards either; nor once freestyle ordered without history there: +2.3 +/-
+/// 35.0 and -41.9 +/- 36.9 (300 games each; +1.3 +/- 13.8 over the 2,100 on 20x20). In renju:
+/// -16.5 +/- 30.5 (400 games).
 const SINGULAR_DEPTH: i32 = 6;
 /// Margin per ply of depth below the table's score that every other move must stay under for
 /// the table's move to be singular. Scores are in the evaluation's units, where an open three
