@@ -642,7 +642,10 @@ impl Worker {
             // After a fail high the wider window may be searched shallower until a fail low
             // (see [`RuleSettings::fail_high_reduction`]).
             let mut reduction = 0;
+            let mut failed_high = None;
+            let mut first;
             let (score, iteration_best) = loop {
+                first = moves.first().map_or(best, |m| m.0);
                 let (score, m) = self.root(pos, moves, depth as i32 - reduction, alpha, beta, ctl);
                 if self.aborted {
                     break (score, m);
@@ -651,6 +654,7 @@ impl Worker {
                     reduction = 0;
                     alpha = (alpha - delta).max(-INFINITE);
                 } else if score >= beta && beta < INFINITE {
+                    failed_high = m;
                     reduction = ctl.settings.fail_high_reduction;
                     beta = (beta + delta).min(INFINITE);
                 } else {
@@ -659,13 +663,9 @@ impl Worker {
                 delta *= 3;
             };
             if self.aborted {
-                // A partly searched depth still improves the move when its first (previous
-                // best) move was searched and another move beat it.
-                if let Some(m) = iteration_best {
-                    if m != best && score > best_score {
-                        best = m;
-                    }
-                }
+                // A partly searched depth may still improve the move.
+                best =
+                    stopped_iteration_move(best, first, iteration_best, score, alpha, failed_high);
                 break;
             }
             best = iteration_best.unwrap_or(best);
@@ -1266,6 +1266,35 @@ fn reward(entry: &mut i32, depth: i32) {
     *entry = (*entry + depth * depth).min(HISTORY_CAP);
 }
 
+/// The move to play when an iteration is stopped part-way, `best` being the last complete
+/// depth's. `first` is the move the stopped pass searched first, `searched` the best of the
+/// moves it finished and `score` that move's score, `alpha` the pass's lower bound, and
+/// `failed_high` the move of an earlier pass of the same depth that failed high.
+///
+/// A finished move other than the first whose score is above `alpha` beat the first at this
+/// depth (a score at or below `alpha` is only an upper bound, no better than the first's);
+/// failing that, a move that failed high scored above the window around the last depth's
+/// score. Either is taken over `best`. The earlier rule took a move that beat the first only
+/// when its score was also above the last depth's (scores swing between odd and even
+/// depths), and ignored fail highs. Against it, at 0.2 s/move: freestyle +22.6 +/-
+/// 29.7 Elo, renju +27.9 +/- 26.6 (400 games each), freestyle on 20x20 +18.5 +/- 28.0 (300
+/// games); +23.2 +/- 16.2 over the 1,100 (LOS 99.8 %). A timed search plays a move other
+/// than its last complete depth's best 8.9 % of the time instead of 3.5 % (freestyle).
+fn stopped_iteration_move(
+    best: Pos,
+    first: Pos,
+    searched: Option<Pos>,
+    score: i32,
+    alpha: i32,
+    failed_high: Option<Pos>,
+) -> Pos {
+    match (searched, failed_high) {
+        (Some(m), _) if m != first && score > alpha => m,
+        (_, Some(m)) => m,
+        _ => best,
+    }
+}
+
 /// The best line in the table, starting with `first`.
 fn principal_variation(tt: &TranspositionTable, pos: &mut Position, first: Pos) -> Vec<Pos> {
     let mut pv = vec![first];
@@ -1469,6 +1498,40 @@ mod tests {
             assert!((0..=HISTORY_CAP).contains(&entry), "{entry}");
         }
         assert_eq!(entry, HISTORY_CAP);
+    }
+
+    /// A stopped iteration keeps the last depth's move unless a later move beat the first
+    /// one at this depth (a score above the pass's alpha) or a move failed high.
+    #[test]
+    fn a_stopped_iteration_takes_a_move_that_beat_the_first() {
+        let (old, other, high) = (Pos::new(7, 7), Pos::new(8, 8), Pos::new(6, 6));
+        // (first, searched, score, alpha, failed high, expected)
+        let cases = [
+            // Another move beat the first: taken, even with a score below the last depth's
+            // (alpha is 100 below it here).
+            (old, Some(other), -50, -100, None, other),
+            // A score at or below alpha is an upper bound: the first stays.
+            (old, Some(other), -100, -100, None, old),
+            (old, Some(other), -150, -100, None, old),
+            // Only the first was finished, or nothing: the last depth's move.
+            (old, Some(old), 20, -100, None, old),
+            (old, None, 0, -100, None, old),
+            // An earlier pass failed high: its move, unless a move beat the first of the
+            // stopped pass.
+            (high, None, 0, 0, Some(high), high),
+            (high, Some(high), 150, 0, Some(high), high),
+            (high, Some(other), 150, 0, Some(high), other),
+            // After a fail low the pass's first may be any move the last pass ranked first.
+            (other, Some(other), -200, -300, None, old),
+        ];
+        for (i, (first, searched, score, alpha, failed_high, expected)) in cases.iter().enumerate()
+        {
+            assert_eq!(
+                stopped_iteration_move(old, *first, *searched, *score, *alpha, *failed_high),
+                *expected,
+                "case {i}"
+            );
+        }
     }
 
     #[test]

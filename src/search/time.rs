@@ -16,8 +16,8 @@
 //!   process overhead and the manager's measuring: [`TURN_RESERVE_MS`] plus
 //!   [`RESERVE_PERCENT`] % of it, but never less than [`MIN_BUDGET_MS`]. The soft limit (no
 //!   new iteration after it) is [`SOFT_PERCENT_TURN`] % of the hard one: time not used is
-//!   lost, and a partly searched iteration still improves the move (the search keeps a move
-//!   that beat the previous best).
+//!   lost, and a partly searched iteration still improves the move (the search plays a move
+//!   that beat the previous best at the new depth, or one that failed high).
 //!
 //!   When the match clock binds, the move's share is `time_left / moves_left` with
 //!   `moves_left = clamp(empty / 2, MATCH_SPACE_MIN, MATCH_SPACE)` (7..=25): each side has at
