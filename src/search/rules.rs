@@ -144,8 +144,10 @@ pub struct RuleSettings {
     /// caro +0.0 +/- 29.6. Freestyle on 20x20: -25.5 +/- 35.5 and +11.6 +/- 31.8 (300 games
     /// each; -4.9 +/- 23.7 together) and, once freestyle ordered without history there, +16.2
     /// +/- 28.4 and -49.0 +/- 28.6 (300 games each; a third run stopped at -56.1 +/- 77.2 after
-    /// 50 games; -11.4 +/- 15.3 over the four 300-game runs). So only freestyle on boards up to
-    /// 15x15 skips them ([`RuleSettings::for_board`]).
+    /// 50 games; -11.4 +/- 15.3 over the four 300-game runs). Searching them there with a ply
+    /// more of reduction than other late moves instead scored +11.6 +/- 26.9 and -2.3 +/- 25.3
+    /// (300 games each; +4.2 +/- 18.4 together): not adopted. So only freestyle on boards up
+    /// to 15x15 skips them ([`RuleSettings::for_board`]).
     pub skip_idle_points: bool,
     /// Whether the move ordering puts the killers (the last two quiet moves that cut off at
     /// the same ply, cleared two plies down at each node) right after the table's move.
