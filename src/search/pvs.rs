@@ -1289,11 +1289,10 @@ fn reward(entry: &mut i32, depth: i32) {
 /// 29.7 Elo, renju +27.9 +/- 26.6 (400 games each), freestyle on 20x20 +18.5 +/- 28.0 (300
 /// games); +23.2 +/- 16.2 over the 1,100 (LOS 99.8 %). Once adopted, standard +13.9 +/- 29.1
 /// (400 games; +21.0 +/- 14.1 over the 1,500); at 1 s/move, freestyle +0.0 +/- 55.8 (100
-/// games). A timed search plays a move other than its
-/// last complete depth's best 8.9 % of the time instead of 3.5 % (freestyle; standard 9.3 %
-/// instead of 3.7 %). Taking also a root move whose null-window search beat the first, its
-/// full-window search stopped, raised that to 12.2 % and scored +1.7 +/- 28.7 (freestyle,
-/// 400 games): not adopted.
+/// games). A timed search plays a move other than its last complete depth's best 8.9 % of the
+/// time instead of 3.5 % (freestyle; standard 9.3 % instead of 3.7 %). Taking also a root move
+/// whose null-window search beat the first, its full-window search stopped, raised that to
+/// 12.2 % and scored +1.7 +/- 28.7 (freestyle, 400 games): not adopted.
 fn stopped_iteration_move(
     best: Pos,
     first: Pos,
