@@ -1537,13 +1537,10 @@ mod tests {
             // After a fail low the pass's first may be any move the last pass ranked first.
             (other, Some(other), -200, -300, None, old),
         ];
-        for (i, (first, searched, score, alpha, failed_high, expected)) in cases.iter().enumerate()
+        for (i, &(first, searched, score, alpha, failed_high, expected)) in cases.iter().enumerate()
         {
-            assert_eq!(
-                stopped_iteration_move(old, *first, *searched, *score, *alpha, *failed_high),
-                *expected,
-                "case {i}"
-            );
+            let played = stopped_iteration_move(old, first, searched, score, alpha, failed_high);
+            assert_eq!(played, expected, "case {i}");
         }
     }
 
