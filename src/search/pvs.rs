@@ -131,7 +131,9 @@ const RANDOM_OPENING_PLIES: usize = 6;
 /// scored -4.6 +/- 33.5 (300 games; +9.6 +/- 16.4 over the 1,500 there, LOS 88 %): not adopted
 /// for the larger boards either; nor once freestyle ordered without history there: +2.3 +/-
 /// 35.0 and -41.9 +/- 36.9 (300 games each; +1.3 +/- 13.8 over the 2,100 on 20x20). In renju:
-/// -16.5 +/- 30.5 (400 games).
+/// -16.5 +/- 30.5 (400 games). From 7 plies, at 0.2 s/move (400 games each): freestyle +25.2
+/// +/- 31.5 and -8.7 +/- 32.1, renju -34.9 +/- 30.3, standard -9.6 +/- 31.5; -7.5 +/- 15.7 over
+/// the 1,600 games (freestyle alone +8.6 +/- 22.5): not adopted.
 const SINGULAR_DEPTH: i32 = 6;
 /// Margin per ply of depth below the table's score that every other move must stay under for
 /// the table's move to be singular. Scores are in the evaluation's units, where an open three
