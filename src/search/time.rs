@@ -114,7 +114,8 @@ pub const MATCH_SPACE: u64 = 25;
 /// Fewest moves the match clock is shared over, so a late move never takes all of it.
 pub const MATCH_SPACE_MIN: u64 = 7;
 /// Soft limit in percent of the budget when the turn limit binds. 100 (iterations start until
-/// the hard limit) scored -18.3 +/- 22.1 Elo against 90 (freestyle, 0.2 s/move, 400 games).
+/// the hard limit) scored -18.3 +/- 22.1 Elo against 90, and 75 scored -12.2 +/- 24.8 (freestyle,
+/// 0.2 s/move, 400 games each).
 pub const SOFT_PERCENT_TURN: u64 = 90;
 /// Shares of the match clock after which no new iteration starts, when the match clock binds.
 pub const MATCH_SOFT_SHARES: u64 = 2;
