@@ -96,13 +96,15 @@ pub struct RuleSettings {
     /// take it away there.
     pub iir: bool,
     /// Whether the table's move may be extended as singular (see `SINGULAR_DEPTH` in
-    /// `search::pvs`). Against the engine without singular extensions, at 0.2 s/move on 15x15
-    /// balanced openings: freestyle +19.1 +/- 32.5 and +22.6 +/- 31.9 Elo (400 games each;
-    /// +20.9 +/- 22.8 together, LOS 96 %), renju +28.7 +/- 31.3 (400 games, LOS 95 %),
-    /// standard -6.9 +/- 37.3 (300 games) and +2.6 +/- 34.3 (400 games), caro +41.9 +/- 28.8
-    /// (400 games, LOS 99.3 %), caro-exact +13.0 +/- 32.9 (400 games). Freestyle on 20x20
-    /// without them: -77.7 +/- 35.1 (300 games). Standard has them with freestyle's other
-    /// settings (see [`RuleSettings::for_rule`]); caro-exact shares caro's settings.
+    /// `search::pvs`), or searched a ply shallower when the same test finds another move that
+    /// holds (`tt_move_extension`). Against the engine without singular extensions, at
+    /// 0.2 s/move on 15x15 balanced openings: freestyle +19.1 +/- 32.5 and +22.6 +/- 31.9 Elo
+    /// (400 games each; +20.9 +/- 22.8 together, LOS 96 %), renju +28.7 +/- 31.3 (400 games,
+    /// LOS 95 %), standard -6.9 +/- 37.3 (300 games) and +2.6 +/- 34.3 (400 games), caro
+    /// +41.9 +/- 28.8 (400 games, LOS 99.3 %), caro-exact +13.0 +/- 32.9 (400 games).
+    /// Freestyle on 20x20 without them: -77.7 +/- 35.1 (300 games). Standard has them with
+    /// freestyle's other settings (see [`RuleSettings::for_rule`]); caro-exact shares caro's
+    /// settings.
     pub singular: bool,
     /// The transposition table's keep margin (see `set_keep_margin` in `search::tt`): a
     /// non-exact store at most this many plies shallower than an entry of the same search for
