@@ -987,7 +987,7 @@ impl Worker {
         // Singular extension, or a ply less for the table's move (see
         // [`Worker::singular_move`]). It runs before the moves are generated: its search of
         // this node takes and returns this ply's move buffer.
-        let singular =
+        let tt_extension =
             if depth >= SINGULAR_DEPTH && settings.singular && !forced && excluded.is_none() {
                 tt_entry.and_then(|e| self.singular_move(pos, e, depth, beta, ply, ctl))
             } else {
@@ -1136,7 +1136,7 @@ impl Worker {
             pos.make_move(m);
             let score = if i == 0 {
                 // The table's move, when there is one, is ordered first.
-                let extension = singular.filter(|&(t, _)| t == m).map_or(0, |(_, e)| e);
+                let extension = tt_extension.filter(|&(t, _)| t == m).map_or(0, |(_, e)| e);
                 -self.negamax(pos, depth - 1 + extension, -beta, -alpha, ply + 1, ctl)
             } else {
                 // Late reducible moves are first searched shallower. (PV nodes reduced by one
