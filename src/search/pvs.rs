@@ -974,6 +974,12 @@ impl Worker {
             }
         }
 
+        // No ProbCut here: cutting off a non-PV node 5 or more plies from the horizon when one
+        // of the mover's four best threats (a flexible three or better), searched 4 plies
+        // shallower, beats beta by 150 points (the table's entry not saying otherwise) cut the
+        // bench's nodes by 8 % but scored +5.2 +/- 31.7 Elo (freestyle, 0.2 s/move, 400
+        // games): not adopted.
+        //
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
         // filled. Every rule but caro (see [`RuleSettings::iir`]).
@@ -1158,7 +1164,9 @@ impl Worker {
                 // takes the opponent's four point, -8.7 +/- 30.0; a ply less for a move whose
                 // history for the mover has reached 1,024 (about the top sixth of the reduced
                 // moves in a 0.2 s game), -17.4 +/- 30.4; the second ply only from 5 plies from
-                // the horizon (bench nodes +29 %), -11.3 +/- 30.9.)
+                // the horizon (bench nodes +29 %), -11.3 +/- 30.9; a lone blocked four of the
+                // mover's (no three beside it, not taking the opponent's four point) reduced
+                // like a quiet move but never pruned, +4.3 +/- 26.4.)
                 let reduction = if depth >= 3 && i >= 4 && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
@@ -1287,8 +1295,18 @@ impl Worker {
 /// each): freestyle +37.5 +/- 30.7 and +35.7 +/- 28.6 Elo (and on earlier engines +16.5 +/-
 /// 31.1, +7.8 +/- 32.2 and +1.7 +/- 32.3; +20.9 +/- 13.8 over the 2,000 games, LOS 99.9 %),
 /// renju +13.9 +/- 30.2, standard +32.2 +/- 30.6, caro +9.6 +/- 33.3, freestyle on 20x20 -4.6
-/// +/- 35.3 (300 games). The bench reaches its depths in 14 % fewer nodes. At 1 s/move, once
-/// adopted, freestyle +74.1 +/- 67.1 (100 games).
+/// +/- 35.3 (300 games). The bench reaches its depths in 14 % fewer nodes. Once adopted:
+/// freestyle at 1 s/move, +74.1 +/- 67.1 (100 games); freestyle on 20x20 again, +25.5 +/- 31.8
+/// (300 games; +12.0 +/- 23.6 over the 600 there, +22.9 +/- 11.8 over all 2,600 games at
+/// 0.2 s/move); on a match clock, freestyle at 1 s/move and 6 s/game +54.9 +/- 35.3 (300
+/// games), and freestyle on 20x20 at 0.25 s/move and 6 s/game (Gomocup's fast game scaled
+/// down) +32.5 +/- 45.5 (150 games).
+///
+/// Not adopted, each against this rule (freestyle, 0.2 s/move, 400 games): two plies less at
+/// a non-PV node (Stockfish's larger step), +6.9 +/- 30.4; a ply less also when the other
+/// moves reached the table's score itself in the test, -4.3 +/- 32.6; a ply less also at an
+/// expected cut node (a non-PV node reached by a null-window search, the expectation
+/// alternating down the tree) where the test changes nothing, -12.2 +/- 29.9.
 fn tt_move_extension(test: i32, singular_beta: i32, tt_score: i32, beta: i32) -> i32 {
     if test < singular_beta {
         1
