@@ -1302,11 +1302,12 @@ impl Worker {
 /// games), and freestyle on 20x20 at 0.25 s/move and 6 s/game (Gomocup's fast game scaled
 /// down) +32.5 +/- 45.5 (150 games).
 ///
-/// Not adopted, each against this rule (freestyle, 0.2 s/move, 400 games): two plies less at
-/// a non-PV node (Stockfish's larger step), +6.9 +/- 30.4; a ply less also when the other
-/// moves reached the table's score itself in the test, -4.3 +/- 32.6; a ply less also at an
-/// expected cut node (a non-PV node reached by a null-window search, the expectation
-/// alternating down the tree) where the test changes nothing, -12.2 +/- 29.9.
+/// Not adopted, each against this rule (freestyle, 0.2 s/move, 400 games): two plies less at a
+/// non-PV node (Stockfish's larger step), +6.9 +/- 30.4 and -2.6 +/- 28.5 (+1.8 +/- 20.8 over
+/// the 800); a ply less also when the other moves reached the table's score itself in the test,
+/// -4.3 +/- 32.6; a ply less also at an expected cut node (a non-PV node reached by a
+/// null-window search, the expectation alternating down the tree) where the test changes
+/// nothing, -12.2 +/- 29.9.
 fn tt_move_extension(test: i32, singular_beta: i32, tt_score: i32, beta: i32) -> i32 {
     if test < singular_beta {
         1
