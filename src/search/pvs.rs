@@ -991,11 +991,11 @@ impl Worker {
                 depth
             };
         // Singular extension, or a ply less for the table's move (see
-        // [`Worker::singular_move`]). It runs before the moves are generated: its search of
+        // [`Worker::singular_test`]). It runs before the moves are generated: its search of
         // this node takes and returns this ply's move buffer.
         let tt_extension =
             if depth >= SINGULAR_DEPTH && settings.singular && !forced && excluded.is_none() {
-                tt_entry.and_then(|e| self.singular_move(pos, e, depth, beta, ply, ctl))
+                tt_entry.and_then(|e| self.singular_test(pos, e, depth, beta, ply, ctl))
             } else {
                 None
             };
@@ -1234,7 +1234,7 @@ impl Worker {
     /// the entry (its score in the node's terms) is a lower bound or exact score from at most
     /// three plies shallower and no proven result: the node is searched half as deep without
     /// that move, against a window [`SINGULAR_MARGIN`] per ply under the entry's score.
-    fn singular_move<C: Clock>(
+    fn singular_test<C: Clock>(
         &mut self,
         pos: &mut Position,
         entry: TtEntry,
