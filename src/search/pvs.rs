@@ -773,12 +773,12 @@ impl Worker {
     /// Searches the root moves; returns the score and the best move found (moves are reordered
     /// so the best comes first next time).
     ///
-    /// Every root move is searched to the full depth, in the order of their one-ply scores
-    /// with each iteration's best moved to the front. Two changes scored below that at
-    /// 0.2 s/move in freestyle: a ply of reduction for the fifth and later quiet root moves
-    /// (as in the tree), -4.3 +/- 28.3 Elo (400 games; 38 % fewer bench nodes), and ordering
-    /// the moves after the best by the size of their trees in the last iteration,
-    /// -18.7 +/- 31.8 (316 games, SPRT H0).
+    /// The root moves are searched in the order of their one-ply scores with each iteration's
+    /// best moved to the front, each to the full depth except, under freestyle, the fifth and
+    /// later reducible ones, which are first searched a ply shallower (see
+    /// [`RuleSettings::root_reduction`]). Ordering the moves after the best by the size of
+    /// their trees in the last iteration scored -18.7 +/- 31.8 Elo (freestyle, 0.2 s/move, 316
+    /// games, SPRT H0): not adopted.
     fn root<C: Clock>(
         &mut self,
         pos: &mut Position,
@@ -790,12 +790,21 @@ impl Worker {
     ) -> (i32, Option<Pos>) {
         let mut best_score = -INFINITE;
         let mut best_index = None;
+        let settings = &ctl.settings;
         for (i, &(m, _)) in moves.iter().enumerate() {
+            let reduce = settings.root_reduction
+                && depth >= 3
+                && i >= 4
+                && classify(pos, m, settings.own_threat_floor).1;
             pos.make_move(m);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, 1, ctl)
             } else {
-                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, ctl);
+                let reduced = depth - 1 - i32::from(reduce);
+                let mut s = -self.negamax(pos, reduced, -alpha - 1, -alpha, 1, ctl);
+                if s > alpha && reduce {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, ctl);
+                }
                 if s > alpha && s < beta {
                     -self.negamax(pos, depth - 1, -beta, -alpha, 1, ctl)
                 } else {

@@ -179,16 +179,32 @@ pub struct RuleSettings {
     /// the commit before the killers were dropped: +34.9 +/- 52.9 (160 games; no time losses,
     /// moves 506 ms on average, at most 917 ms).
     pub history: bool,
+    /// Whether the root searches its fifth and later reducible moves (quiet, and below
+    /// [`RuleSettings::own_threat_floor`] for the mover, as the tree's late-move reduction
+    /// takes them) a ply shallower first, 3 or more plies deep, and again at the full depth
+    /// only when that beats the best so far. Against the engine without it, freestyle on
+    /// 15x15 balanced openings on a match clock, 1 s/move and 6 s/game: +34.9 +/- 34.3 and
+    /// +25.5 +/- 34.0 Elo (300 games each; +30.2 +/- 24.1 over the 600, LOS 99.3 %); at
+    /// 0.2 s/move, -3.5 +/- 45.7 (200 games; +22.8 +/- 21.3 over the 800 on 15x15, LOS
+    /// 98.2 %). On an earlier engine it scored -4.3 +/- 28.3 at 0.2 s/move (400 games)
+    /// and was left out then. The bench's freestyle 15x15 positions reach depth 8 in 13 %
+    /// fewer nodes. On 20x20 at 0.25 s/move and 6 s/game (Gomocup's fast game scaled down) it
+    /// scored -18.5 +/- 42.7 (150 games), so boards larger than 15x15 go without it
+    /// ([`RuleSettings::for_board`]). The other rules were not measured: they search every
+    /// root move to the full depth.
+    pub root_reduction: bool,
 }
 
 /// Most cells of a board on which the fail-high reduction
-/// ([`RuleSettings::fail_high_reduction`]) and the skipping of idle points
-/// ([`RuleSettings::skip_idle_points`]) apply: each gained on 15x15, not on 20x20.
+/// ([`RuleSettings::fail_high_reduction`]), the skipping of idle points
+/// ([`RuleSettings::skip_idle_points`]) and the root's reduction
+/// ([`RuleSettings::root_reduction`]) apply: each gained on 15x15, not on 20x20.
 const SMALL_BOARD_MAX_CELLS: usize = 15 * 15;
 
 impl RuleSettings {
     /// The settings a search of `board` uses: its rule's ([`RuleSettings::for_rule`]), with no
-    /// fail-high reduction and no skipping of idle points on boards larger than 15x15.
+    /// fail-high reduction, no skipping of idle points and no root reduction on boards larger
+    /// than 15x15.
     /// Freestyle on 20x20 (0.2 s/move, balanced openings, 300 games each) scored -13.9 +/- 32.2
     /// and -9.3 +/- 33.5 Elo with it, and +2.3 +/- 31.9 and -2.3 +/- 33.8 without it once this
     /// rule took it away there: -5.9 +/- 16.4 for the reduction over the 1,200 games
@@ -200,6 +216,7 @@ impl RuleSettings {
             RuleSettings {
                 fail_high_reduction: 0,
                 skip_idle_points: false,
+                root_reduction: false,
                 ..settings
             }
         } else {
@@ -236,6 +253,7 @@ impl RuleSettings {
                 skip_idle_points: true,
                 killers: false,
                 history: false,
+                root_reduction: true,
             },
             Rule::Standard => RuleSettings {
                 tt_keep_margin: 2,
@@ -243,6 +261,7 @@ impl RuleSettings {
                 history: true,
                 fail_high_reduction: 0,
                 skip_idle_points: false,
+                root_reduction: false,
                 ..RuleSettings::for_rule(Rule::Freestyle)
             },
             Rule::Renju => RuleSettings {
@@ -256,6 +275,7 @@ impl RuleSettings {
                 skip_idle_points: false,
                 killers: false,
                 history: true,
+                root_reduction: false,
             },
             Rule::Caro | Rule::CaroExact => RuleSettings {
                 root_defence: None,
@@ -268,6 +288,7 @@ impl RuleSettings {
                 skip_idle_points: false,
                 killers: true,
                 history: true,
+                root_reduction: false,
             },
         }
     }
@@ -307,6 +328,7 @@ mod tests {
                 fail_high_reduction: 1,
                 skip_idle_points: true,
                 history: false,
+                root_reduction: true,
                 ..settings
             },
             RuleSettings::for_rule(Rule::Freestyle)
@@ -340,6 +362,22 @@ mod tests {
         for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
             assert!(history(15, 15, rule), "{rule:?}");
             assert!(history(20, 20, rule), "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn only_freestyle_up_to_fifteen_by_fifteen_reduces_late_root_moves() {
+        let reduces = |w, h, rule| {
+            let board = Board::new(w, h, rule).expect("board");
+            RuleSettings::for_board(&board).root_reduction
+        };
+        assert!(reduces(15, 15, Rule::Freestyle));
+        assert!(reduces(10, 10, Rule::Freestyle));
+        assert!(!reduces(20, 20, Rule::Freestyle));
+        assert!(!reduces(15, 16, Rule::Freestyle));
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+            assert!(!reduces(15, 15, rule), "{rule:?}");
+            assert!(!reduces(20, 20, rule), "{rule:?}");
         }
     }
 
