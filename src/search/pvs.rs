@@ -96,8 +96,9 @@ const INTERIOR_VCF_DEPTH: i32 = 3;
 /// shallower (internal iterative reduction), where the rule has it ([`RuleSettings::iir`]:
 /// freestyle, standard and renju). From 3 plies instead of 4 it scored -15.6 +/- 29.9 in
 /// freestyle (380 games, SPRT H0), from 5 plies +5.2 +/- 32.7 (400 games). At PV nodes too (a
-/// PV node with no table move searched a ply shallower as well): -20.0 +/- 28.5 (freestyle,
-/// 400 games).
+/// PV node with no table move searched a ply shallower as well): -20.0 +/- 28.5 (freestyle, 400
+/// games). Also where the table's entry is 4 or more plies shallower than the node: +12.2 +/-
+/// 29.9 (freestyle, 400 games; bench nodes -5 %), not adopted.
 const IIR_DEPTH: i32 = 4;
 /// Half-width of the first aspiration window, in the evaluation's units (an open three on a
 /// line weighs 43); each failed bound widens by it, and it triples after every failure. 100
@@ -133,7 +134,9 @@ const RANDOM_OPENING_PLIES: usize = 6;
 /// 35.0 and -41.9 +/- 36.9 (300 games each; +1.3 +/- 13.8 over the 2,100 on 20x20). In renju:
 /// -16.5 +/- 30.5 (400 games). From 7 plies, at 0.2 s/move (400 games each): freestyle +25.2
 /// +/- 31.5 and -8.7 +/- 32.1, renju -34.9 +/- 30.3, standard -9.6 +/- 31.5; -7.5 +/- 15.7 over
-/// the 1,600 games (freestyle alone +8.6 +/- 22.5): not adopted.
+/// the 1,600 games (freestyle alone +8.6 +/- 22.5): not adopted. From 5 plies again once the
+/// test also gave the table's move a ply less ([`tt_move_extension`]): +9.6 +/- 30.9
+/// (freestyle, 400 games; bench nodes +29 %), not adopted.
 const SINGULAR_DEPTH: i32 = 6;
 /// Margin per ply of depth below the table's score that every other move must stay under for
 /// the table's move to be singular. Scores are in the evaluation's units, where an open three
@@ -987,7 +990,8 @@ impl Worker {
         // of the mover's four best threats (a flexible three or better), searched 4 plies
         // shallower, beats beta by 150 points (the table's entry not saying otherwise) cut the
         // bench's nodes by 8 % but scored +5.2 +/- 31.7 Elo (freestyle, 0.2 s/move, 400
-        // games): not adopted.
+        // games), and on a match clock, 1 s/move and 6 s/game, -1.2 +/- 36.4 (300 games): not
+        // adopted.
         //
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
@@ -1235,6 +1239,8 @@ impl Worker {
     /// the entry (its score in the node's terms) is a lower bound or exact score from at most
     /// three plies shallower and no proven result: the node is searched half as deep without
     /// that move, against a window [`SINGULAR_MARGIN`] per ply under the entry's score.
+    /// Entries from up to four plies shallower scored +6.1 +/- 30.1 Elo (freestyle,
+    /// 0.2 s/move, 400 games; bench nodes +2.6 %): not adopted.
     fn singular_test<C: Clock>(
         &mut self,
         pos: &mut Position,
@@ -1317,10 +1323,10 @@ fn classify(pos: &Position, m: Pos, threat_floor: Combo) -> (bool, bool) {
 ///
 /// Not adopted, each against this rule (freestyle, 0.2 s/move, 400 games): two plies less at a
 /// non-PV node (Stockfish's larger step), +6.9 +/- 30.4 and -2.6 +/- 28.5 (+1.8 +/- 20.8 over
-/// the 800); a ply less also when the other moves reached the table's score itself in the test,
-/// -4.3 +/- 32.6; a ply less also at an expected cut node (a non-PV node reached by a
-/// null-window search, the expectation alternating down the tree) where the test changes
-/// nothing, -12.2 +/- 29.9.
+/// the 800), and on a match clock, 1 s/move and 6 s/game, -11.6 +/- 36.0 (300 games); a ply
+/// less also when the other moves reached the table's score itself in the test, -4.3 +/- 32.6;
+/// a ply less also at an expected cut node (a non-PV node reached by a null-window search, the
+/// expectation alternating down the tree) where the test changes nothing, -12.2 +/- 29.9.
 fn tt_move_extension(test: i32, singular_beta: i32, tt_score: i32, beta: i32) -> i32 {
     if test < singular_beta {
         1
