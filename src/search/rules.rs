@@ -310,20 +310,22 @@ impl RuleSettings {
 mod tests {
     use super::*;
 
+    /// The settings a search of an empty `w`x`h` board under `rule` uses.
+    fn on_board(w: usize, h: usize, rule: Rule) -> RuleSettings {
+        let board = Board::new(w, h, rule).expect("board");
+        RuleSettings::for_board(&board)
+    }
+
     #[test]
     fn fail_high_reduction_stops_above_fifteen_by_fifteen() {
-        let reduction = |w, h, rule| {
-            let board = Board::new(w, h, rule).expect("board");
-            RuleSettings::for_board(&board).fail_high_reduction
-        };
+        let reduction = |w, h, rule| on_board(w, h, rule).fail_high_reduction;
         assert_eq!(reduction(15, 15, Rule::Freestyle), 1);
         assert_eq!(reduction(12, 9, Rule::Freestyle), 1);
         assert_eq!(reduction(20, 20, Rule::Freestyle), 0);
         assert_eq!(reduction(15, 16, Rule::Freestyle), 0);
         assert_eq!(reduction(15, 15, Rule::Renju), 0);
         // Nothing else depends on the board.
-        let board = Board::new(20, 20, Rule::Freestyle).expect("board");
-        let settings = RuleSettings::for_board(&board);
+        let settings = on_board(20, 20, Rule::Freestyle);
         assert_eq!(
             RuleSettings {
                 fail_high_reduction: 1,
@@ -338,10 +340,7 @@ mod tests {
 
     #[test]
     fn only_freestyle_up_to_fifteen_by_fifteen_skips_idle_points() {
-        let skips = |w, h, rule| {
-            let board = Board::new(w, h, rule).expect("board");
-            RuleSettings::for_board(&board).skip_idle_points
-        };
+        let skips = |w, h, rule| on_board(w, h, rule).skip_idle_points;
         assert!(skips(15, 15, Rule::Freestyle));
         assert!(skips(10, 10, Rule::Freestyle));
         assert!(!skips(20, 20, Rule::Freestyle));
@@ -352,10 +351,7 @@ mod tests {
 
     #[test]
     fn only_freestyle_orders_without_history() {
-        let history = |w, h, rule| {
-            let board = Board::new(w, h, rule).expect("board");
-            RuleSettings::for_board(&board).history
-        };
+        let history = |w, h, rule| on_board(w, h, rule).history;
         assert!(!history(15, 15, Rule::Freestyle));
         assert!(!history(10, 10, Rule::Freestyle));
         assert!(!history(20, 20, Rule::Freestyle));
@@ -368,10 +364,7 @@ mod tests {
 
     #[test]
     fn only_freestyle_up_to_fifteen_by_fifteen_reduces_late_root_moves() {
-        let reduces = |w, h, rule| {
-            let board = Board::new(w, h, rule).expect("board");
-            RuleSettings::for_board(&board).root_reduction
-        };
+        let reduces = |w, h, rule| on_board(w, h, rule).root_reduction;
         assert!(reduces(15, 15, Rule::Freestyle));
         assert!(reduces(10, 10, Rule::Freestyle));
         assert!(!reduces(20, 20, Rule::Freestyle));
