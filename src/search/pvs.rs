@@ -777,8 +777,8 @@ impl Worker {
     /// so the best comes first next time).
     ///
     /// The root moves are searched in the order of their one-ply scores with each iteration's
-    /// best moved to the front, each to the full depth except, under freestyle, the fifth and
-    /// later reducible ones, which are first searched a ply shallower (see
+    /// best moved to the front, each to the full depth except, under freestyle and caro, the
+    /// fifth and later reducible ones, which are first searched a ply shallower (see
     /// [`RuleSettings::root_reduction`]). Ordering the moves after the best by the size of
     /// their trees in the last iteration scored -18.7 +/- 31.8 Elo (freestyle, 0.2 s/move, 316
     /// games, SPRT H0): not adopted.

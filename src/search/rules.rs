@@ -182,17 +182,19 @@ pub struct RuleSettings {
     /// Whether the root searches its fifth and later reducible moves (quiet, and below
     /// [`RuleSettings::own_threat_floor`] for the mover, as the tree's late-move reduction
     /// takes them) a ply shallower first, 3 or more plies deep, and again at the full depth
-    /// only when that beats the best so far. Against the engine without it, freestyle on
-    /// 15x15 balanced openings on a match clock, 1 s/move and 6 s/game: +34.9 +/- 34.3 and
-    /// +25.5 +/- 34.0 Elo (300 games each; +30.2 +/- 24.1 over the 600, LOS 99.3 %); at
-    /// 0.2 s/move, -3.5 +/- 45.7 (200 games; +22.8 +/- 21.3 over the 800 on 15x15, LOS
-    /// 98.2 %). On an earlier engine it scored -4.3 +/- 28.3 at 0.2 s/move (400 games)
-    /// and was left out then. The bench's freestyle 15x15 positions reach depth 8 in 13 %
-    /// fewer nodes. On 20x20 at 0.25 s/move and 6 s/game (Gomocup's fast game scaled down) it
-    /// scored -18.5 +/- 42.7 (150 games), so boards larger than 15x15 go without it
-    /// ([`RuleSettings::for_board`]). Renju at 1 s/move and 6 s/game scored -10.4 +/- 45.7
-    /// (200 games), so it goes without it; standard and caro were not measured. Those three
-    /// search every root move to the full depth.
+    /// only when that beats the best so far. Against the engine without it, freestyle on 15x15
+    /// balanced openings on a match clock, 1 s/move and 6 s/game: +34.9 +/- 34.3 and +25.5 +/-
+    /// 34.0 Elo (300 games each; +30.2 +/- 24.1 over the 600, LOS 99.3 %); at 0.2 s/move, -3.5
+    /// +/- 45.7 (200 games; +22.8 +/- 21.3 over the 800 on 15x15, LOS 98.2 %). On an earlier
+    /// engine it scored -4.3 +/- 28.3 at 0.2 s/move (400 games) and was left out then. The
+    /// bench's freestyle 15x15 positions reach depth 8 in 13 % fewer nodes. On 20x20 at 0.25
+    /// s/move and 6 s/game (Gomocup's fast game scaled down) it scored -18.5 +/- 42.7 (150
+    /// games), so boards larger than 15x15 go without it ([`RuleSettings::for_board`]). Caro
+    /// (freestyle's openings) at 1 s/move and 6 s/game: +36.0 +/- 35.9 and +18.5 +/- 33.4 (300
+    /// games each; +26.6 +/- 24.5 over the 600, LOS 98.4 %), so it has it too. Renju at 1
+    /// s/move and 6 s/game scored -10.4 +/- 45.7 (200 games), so it goes without it, and
+    /// standard +19.7 +/- 33.3 and +16.2 +/- 37.9 (300 games each; +18.2 +/- 25.0 over the 600,
+    /// LOS 92.3 %), not enough to adopt. Those two search every root move to the full depth.
     pub root_reduction: bool,
 }
 
@@ -289,7 +291,7 @@ impl RuleSettings {
                 skip_idle_points: false,
                 killers: true,
                 history: true,
-                root_reduction: false,
+                root_reduction: true,
             },
         }
     }
@@ -363,13 +365,15 @@ mod tests {
     }
 
     #[test]
-    fn only_freestyle_up_to_fifteen_by_fifteen_reduces_late_root_moves() {
+    fn freestyle_and_caro_up_to_fifteen_by_fifteen_reduce_late_root_moves() {
         let reduces = |w, h, rule| on_board(w, h, rule).root_reduction;
-        assert!(reduces(15, 15, Rule::Freestyle));
-        assert!(reduces(10, 10, Rule::Freestyle));
-        assert!(!reduces(20, 20, Rule::Freestyle));
-        assert!(!reduces(15, 16, Rule::Freestyle));
-        for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+        for rule in [Rule::Freestyle, Rule::Caro, Rule::CaroExact] {
+            assert!(reduces(15, 15, rule), "{rule:?}");
+            assert!(reduces(10, 10, rule), "{rule:?}");
+            assert!(!reduces(20, 20, rule), "{rule:?}");
+            assert!(!reduces(15, 16, rule), "{rule:?}");
+        }
+        for rule in [Rule::Standard, Rule::Renju] {
             assert!(!reduces(15, 15, rule), "{rule:?}");
             assert!(!reduces(20, 20, rule), "{rule:?}");
         }
