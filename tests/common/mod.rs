@@ -9,7 +9,7 @@ pub mod data;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -194,13 +194,21 @@ impl Brain {
         String::from_utf8_lossy(&self.stderr.lock().expect("stderr buffer")).into_owned()
     }
 
-    /// Every line printed after the process ended (call after it exited).
+    /// Every line printed after the process ended (call after it exited). Read until the
+    /// reader thread meets the end of stdout, not until a pause: on a busy machine that thread
+    /// may wait longer for the CPU than any pause one would pick, and lines the engine wrote
+    /// before it exited would be missed.
     pub fn remaining_lines(&self) -> Vec<String> {
         let mut rest = Vec::new();
-        while let Some(line) = self.recv_within(Duration::from_millis(100)) {
-            rest.push(line);
+        loop {
+            match self.lines.recv_timeout(REPLY) {
+                Ok(line) => rest.push(line),
+                Err(RecvTimeoutError::Disconnected) => return rest,
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("stdout still open {REPLY:?} after the engine exited")
+                }
+            }
         }
-        rest
     }
 }
 
