@@ -98,7 +98,8 @@ const INTERIOR_VCF_DEPTH: i32 = 3;
 /// freestyle (380 games, SPRT H0), from 5 plies +5.2 +/- 32.7 (400 games). At PV nodes too (a
 /// PV node with no table move searched a ply shallower as well): -20.0 +/- 28.5 (freestyle, 400
 /// games). Also where the table's entry is 4 or more plies shallower than the node: +12.2 +/-
-/// 29.9 (freestyle, 400 games; bench nodes -5 %), not adopted.
+/// 29.9 (freestyle, 0.2 s/move, 400 games; bench nodes -5 %), and on a match clock, 1 s/move
+/// and 6 s/game, -6.9 +/- 34.7 (300 games): not adopted.
 const IIR_DEPTH: i32 = 4;
 /// Half-width of the first aspiration window, in the evaluation's units (an open three on a
 /// line weighs 43); each failed bound widens by it, and it triples after every failure. 100
@@ -1156,22 +1157,24 @@ impl Worker {
                 // the fifth, +22.1 +/- 22.4 over 800 games, but on top of the flexible-three
                 // rule +12.2 +/- 37.0, 286 games, -24.7 +/- 34.8, 254 games, SPRT H0, and
                 // without killers -13.9 +/- 30.9, 400 games; from the sixth without killers,
-                // +8.7 +/- 31.2, 400 games: not adopted. The second ply from the ninth move
-                // instead of the thirteenth, on the refitted evaluation: -20.8 +/- 32.6, 335
-                // games, SPRT H0, and on 20x20 -32.5 +/- 35.8, 300 games; from the seventeenth,
-                // +1.7 +/- 30.1, 400 games. Freestyle, 400 games each, not adopted: a ply more
-                // for a move with no history for the mover (it has not cut off for that side in
-                // this game), +9.6 +/- 31.1, +15.6 +/- 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8
-                // together (renju +18.3 +/- 30.2 and +1.7 +/- 30.5, standard -29.6 +/- 30.4); a
-                // ply more at expected cut nodes (non-PV nodes reached by a null-window search,
-                // the expectation alternating down the tree), +6.1 +/- 30.0, and with the
-                // history rule +0.0 +/- 32.9; a ply more where the table's move makes a four or
-                // takes the opponent's four point, -8.7 +/- 30.0; a ply less for a move whose
-                // history for the mover has reached 1,024 (about the top sixth of the reduced
-                // moves in a 0.2 s game), -17.4 +/- 30.4; the second ply only from 5 plies from
-                // the horizon (bench nodes +29 %), -11.3 +/- 30.9; a lone blocked four of the
-                // mover's (no three beside it, not taking the opponent's four point) reduced
-                // like a quiet move but never pruned, +4.3 +/- 26.4.)
+                // +8.7 +/- 31.2, 400 games; from the fourth again, on a match clock, 1 s/move
+                // and 6 s/game, -4.6 +/- 39.4, 300 games, bench nodes -14 %: not adopted. The
+                // second ply from the ninth move instead of the thirteenth, on the refitted
+                // evaluation: -20.8 +/- 32.6, 335 games, SPRT H0, and on 20x20 -32.5 +/- 35.8,
+                // 300 games; from the seventeenth, +1.7 +/- 30.1, 400 games. Freestyle, 400
+                // games each, not adopted: a ply more for a move with no history for the mover
+                // (it has not cut off for that side in this game), +9.6 +/- 31.1, +15.6 +/-
+                // 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8 together (renju +18.3 +/- 30.2 and
+                // +1.7 +/- 30.5, standard -29.6 +/- 30.4); a ply more at expected cut nodes
+                // (non-PV nodes reached by a null-window search, the expectation alternating
+                // down the tree), +6.1 +/- 30.0, and with the history rule +0.0 +/- 32.9; a ply
+                // more where the table's move makes a four or takes the opponent's four point,
+                // -8.7 +/- 30.0; a ply less for a move whose history for the mover has reached
+                // 1,024 (about the top sixth of the reduced moves in a 0.2 s game), -17.4 +/-
+                // 30.4; the second ply only from 5 plies from the horizon (bench nodes +29 %),
+                // -11.3 +/- 30.9; a lone blocked four of the mover's (no three beside it, not
+                // taking the opponent's four point) reduced like a quiet move but never pruned,
+                // +4.3 +/- 26.4.)
                 let reduction = if depth >= 3 && i >= 4 && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
