@@ -804,16 +804,7 @@ impl Worker {
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, 1, ctl)
             } else {
-                let reduced = depth - 1 - i32::from(reduce);
-                let mut s = -self.negamax(pos, reduced, -alpha - 1, -alpha, 1, ctl);
-                if s > alpha && reduce {
-                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, ctl);
-                }
-                if s > alpha && s < beta {
-                    -self.negamax(pos, depth - 1, -beta, -alpha, 1, ctl)
-                } else {
-                    s
-                }
+                self.later_move(pos, depth, i32::from(reduce), alpha, beta, 0, ctl)
             };
             pos.undo_move();
             if self.aborted {
@@ -878,6 +869,34 @@ impl Worker {
         ctl: &Control<C>,
     ) -> i32 {
         self.node(pos, depth, alpha, beta, ply, ctl, None)
+    }
+
+    /// The score of a move already made at a node `ply` plies from the root with `depth`
+    /// plies left, for that node's side, when the move is not the first: a null-window search
+    /// `reduction` plies shallower, again at the full depth if that beats `alpha` and was
+    /// reduced, and with the full window if the score lands inside it. The root and the tree
+    /// search their later moves alike.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn later_move<C: Clock>(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        reduction: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        ctl: &Control<C>,
+    ) -> i32 {
+        let child = ply + 1;
+        let mut s = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, child, ctl);
+        if s > alpha && reduction > 0 {
+            s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, child, ctl);
+        }
+        if s > alpha && s < beta {
+            s = -self.negamax(pos, depth - 1, -beta, -alpha, child, ctl);
+        }
+        s
     }
 
     /// [`negamax`](Self::negamax), with every move but `excluded`: the singular-extension
@@ -1180,15 +1199,7 @@ impl Worker {
                 } else {
                     0
                 };
-                let mut s =
-                    -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, ctl);
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, ctl);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, ctl);
-                }
-                s
+                self.later_move(pos, depth, reduction, alpha, beta, ply, ctl)
             };
             pos.undo_move();
             if self.aborted {
