@@ -778,7 +778,7 @@ impl Worker {
     /// so the best comes first next time).
     ///
     /// The root moves are searched in the order of their one-ply scores with each iteration's
-    /// best moved to the front, each to the full depth except, under freestyle and caro, the
+    /// best moved to the front, each to the full depth except, under every rule but renju, the
     /// fifth and later reducible ones, which are first searched a ply shallower (see
     /// [`RuleSettings::root_reduction`]). Ordering the moves after the best by the size of
     /// their trees in the last iteration scored -18.7 +/- 31.8 Elo (freestyle, 0.2 s/move, 316

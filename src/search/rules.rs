@@ -192,10 +192,12 @@ pub struct RuleSettings {
     /// +/- 49.1 (150 games each; +3.5 +/- 32.2 over the 300), so boards larger than 15x15 go
     /// without it ([`RuleSettings::for_board`]). Caro (freestyle's openings) at 1 s/move and 6
     /// s/game: +36.0 +/- 35.9 and +18.5 +/- 33.4 (300 games each; +26.6 +/- 24.5 over the 600,
-    /// LOS 98.4 %), so it has it too. Renju at 1 s/move and 6 s/game scored -10.4 +/- 45.7 (200
-    /// games), so it goes without it, and standard +19.7 +/- 33.3, +16.2 +/- 37.9 and +9.3 +/-
-    /// 35.1 (300 games each; +15.2 +/- 20.4 over the 900, LOS 92.8 %), not enough to adopt.
-    /// Those two search every root move to the full depth.
+    /// LOS 98.4 %), so it has it too. Standard at 1 s/move and 6 s/game: +19.7 +/- 33.3, +16.2
+    /// +/- 37.9 and +9.3 +/- 35.1 on an earlier engine, then +15.1 +/- 34.1 and +22.0 +/- 34.1
+    /// against the engine just before it took the reduction (300 games each; +16.6 +/- 15.6
+    /// over the 1,500, LOS 98.2 %), so it has it too. Renju at 1 s/move and 6 s/game scored
+    /// -10.4 +/- 45.7 (200 games) and -2.3 +/- 36.5 (300 games; -5.5 +/- 28.5 over the 500), so
+    /// it searches every root move to the full depth.
     pub root_reduction: bool,
 }
 
@@ -230,20 +232,21 @@ impl RuleSettings {
 
     /// The settings `rule` searches with.
     ///
-    /// Standard searches as freestyle does, except for the keep margin and the fail-high
-    /// reduction. Freestyle's flexible-three floor, internal iterative reduction, singular
-    /// extensions and keep margin of 0 each scored about zero or below in standard when tried
-    /// alone (see the fields), but all four together, against standard's earlier settings (a
-    /// four as the floor, neither of the two, a margin of 2), scored +41.9 +/- 30.5, -14.8
-    /// +/- 30.4 and +27.0 +/- 33.0 Elo (standard, 0.2 s/move, 15x15 balanced openings, 400
-    /// games each; +17.5 +/- 18.0 over the 1,200, LOS 97.1 %), and once adopted, against the
-    /// commit before, +30.5 +/- 29.0 (400 games; +21.1 +/- 15.3 over the 1,600, LOS 99.7 %);
-    /// at 0.5 s/move, +61.4 +/- 41.9 (200 games). The same four for caro, with freestyle's
-    /// root VCT defence and pruning depth, scored +2.6 +/- 31.0 there (400 games): caro keeps
-    /// its own. Standard's keep margin of 2 instead of 0, on top of the other three, then
-    /// scored +25.2 +/- 30.6 and +29.6 +/- 29.7 (400 games each; +27.5 +/- 21.3 over the 800,
-    /// LOS 99.4 %), so standard keeps 2. Standard as it now searches, against the commit
-    /// before the four settings, at 0.5 s/move: +70.4 +/- 47.7 (200 games).
+    /// Standard searches as freestyle does, except for the keep margin, the move ordering
+    /// (killers and history), the fail-high reduction and the skipping of idle points.
+    /// Freestyle's flexible-three floor, internal iterative reduction, singular extensions and
+    /// keep margin of 0 each scored about zero or below in standard when tried alone (see the
+    /// fields), but all four together, against standard's earlier settings (a four as the
+    /// floor, neither of the two, a margin of 2), scored +41.9 +/- 30.5, -14.8 +/- 30.4 and
+    /// +27.0 +/- 33.0 Elo (standard, 0.2 s/move, 15x15 balanced openings, 400 games each; +17.5
+    /// +/- 18.0 over the 1,200, LOS 97.1 %), and once adopted, against the commit before, +30.5
+    /// +/- 29.0 (400 games; +21.1 +/- 15.3 over the 1,600, LOS 99.7 %); at 0.5 s/move, +61.4
+    /// +/- 41.9 (200 games). The same four for caro, with freestyle's root VCT defence and
+    /// pruning depth, scored +2.6 +/- 31.0 there (400 games): caro keeps its own. Standard's
+    /// keep margin of 2 instead of 0, on top of the other three, then scored +25.2 +/- 30.6 and
+    /// +29.6 +/- 29.7 (400 games each; +27.5 +/- 21.3 over the 800, LOS 99.4 %), so standard
+    /// keeps 2. Standard as it now searches, against the commit before the four settings, at
+    /// 0.5 s/move: +70.4 +/- 47.7 (200 games).
     pub const fn for_rule(rule: Rule) -> RuleSettings {
         match rule {
             Rule::Freestyle => RuleSettings {
@@ -265,7 +268,6 @@ impl RuleSettings {
                 history: true,
                 fail_high_reduction: 0,
                 skip_idle_points: false,
-                root_reduction: false,
                 ..RuleSettings::for_rule(Rule::Freestyle)
             },
             Rule::Renju => RuleSettings {
@@ -366,18 +368,17 @@ mod tests {
     }
 
     #[test]
-    fn freestyle_and_caro_up_to_fifteen_by_fifteen_reduce_late_root_moves() {
+    fn every_rule_but_renju_up_to_fifteen_by_fifteen_reduces_late_root_moves() {
         let reduces = |w, h, rule| on_board(w, h, rule).root_reduction;
-        for rule in [Rule::Freestyle, Rule::Caro, Rule::CaroExact] {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro, Rule::CaroExact] {
             assert!(reduces(15, 15, rule), "{rule:?}");
             assert!(reduces(10, 10, rule), "{rule:?}");
             assert!(!reduces(20, 20, rule), "{rule:?}");
             assert!(!reduces(15, 16, rule), "{rule:?}");
         }
-        for rule in [Rule::Standard, Rule::Renju] {
-            assert!(!reduces(15, 15, rule), "{rule:?}");
-            assert!(!reduces(20, 20, rule), "{rule:?}");
-        }
+        assert!(!reduces(15, 15, Rule::Renju));
+        assert!(!reduces(10, 10, Rule::Renju));
+        assert!(!reduces(20, 20, Rule::Renju));
     }
 
     #[test]
