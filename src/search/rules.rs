@@ -188,16 +188,17 @@ pub struct RuleSettings {
     /// +/- 45.7 (200 games; +22.8 +/- 21.3 over the 800 on 15x15, LOS 98.2 %). On an earlier
     /// engine it scored -4.3 +/- 28.3 at 0.2 s/move (400 games) and was left out then. The
     /// bench's freestyle 15x15 positions reach depth 8 in 13 % fewer nodes. On 20x20 at 0.25
-    /// s/move and 6 s/game (Gomocup's fast game scaled down) it scored -18.5 +/- 42.7 and +32.5
-    /// +/- 49.1 (150 games each; +3.5 +/- 32.2 over the 300), so boards larger than 15x15 go
-    /// without it ([`RuleSettings::for_board`]). Caro (freestyle's openings) at 1 s/move and 6
-    /// s/game: +36.0 +/- 35.9 and +18.5 +/- 33.4 (300 games each; +26.6 +/- 24.5 over the 600,
-    /// LOS 98.4 %), so it has it too. Standard at 1 s/move and 6 s/game: +19.7 +/- 33.3, +16.2
-    /// +/- 37.9 and +9.3 +/- 35.1 on an earlier engine, then +15.1 +/- 34.1 and +22.0 +/- 34.1
-    /// against the engine just before it took the reduction (300 games each; +16.6 +/- 15.6
-    /// over the 1,500, LOS 98.2 %), so it has it too. Renju at 1 s/move and 6 s/game scored
-    /// -10.4 +/- 45.7 (200 games) and -2.3 +/- 36.5 (300 games; -5.5 +/- 28.5 over the 500), so
-    /// it searches every root move to the full depth.
+    /// s/move and 6 s/game (Gomocup's fast game scaled down) it scored -18.5 +/- 42.7, +32.5
+    /// +/- 49.1, +9.3 +/- 44.7 and +0.0 +/- 44.7 (150 games each; +4.1 +/- 22.6 over the 600),
+    /// so boards larger than 15x15 go without it ([`RuleSettings::for_board`]). Caro
+    /// (freestyle's openings) at 1 s/move and 6 s/game: +36.0 +/- 35.9 and +18.5 +/- 33.4 (300
+    /// games each; +26.6 +/- 24.5 over the 600, LOS 98.4 %), so it has it too. Standard at 1
+    /// s/move and 6 s/game: +19.7 +/- 33.3, +16.2 +/- 37.9 and +9.3 +/- 35.1 on an earlier
+    /// engine, then +15.1 +/- 34.1 and +22.0 +/- 34.1 against the engine just before it took
+    /// the reduction (300 games each; +16.6 +/- 15.6 over the 1,500, LOS 98.2 %), so it has it
+    /// too. Renju at 1 s/move and 6 s/game scored -10.4 +/- 45.7 (200 games) and -2.3 +/- 36.5
+    /// (300 games; -5.5 +/- 28.5 over the 500), so it searches every root move to the full
+    /// depth.
     pub root_reduction: bool,
 }
 
