@@ -800,8 +800,7 @@ impl Worker {
         let settings = &ctl.settings;
         for (i, &(m, _)) in moves.iter().enumerate() {
             let reduce = settings.root_reduction
-                && depth >= 3
-                && i >= 4
+                && is_late(depth, i)
                 && classify(pos, m, settings.own_threat_floor).1;
             pos.make_move(m);
             let score = if i == 0 {
@@ -1197,7 +1196,7 @@ impl Worker {
                 // -11.3 +/- 30.9; a lone blocked four of the mover's (no three beside it, not
                 // taking the opponent's four point) reduced like a quiet move but never pruned,
                 // +4.3 +/- 26.4.)
-                let reduction = if depth >= 3 && i >= 4 && may_reduce && !forced {
+                let reduction = if is_late(depth, i) && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
                     0
@@ -1306,6 +1305,15 @@ impl Worker {
         self.nodes += self.vcf.nodes();
         line.map(|l| l.len())
     }
+}
+
+/// Whether the `i`-th move (counted from 0) of a node `depth` plies from the horizon comes late
+/// enough to be searched shallower first, if it is reducible: the fifth and later moves, from 3
+/// plies. The tree's late-move reduction and the root's ([`RuleSettings::root_reduction`])
+/// both take their moves by it.
+#[inline]
+fn is_late(depth: i32, i: usize) -> bool {
+    depth >= 3 && i >= 4
 }
 
 /// Whether the side to move's move `m` is quiet (no four for either side: killers and history
