@@ -156,39 +156,53 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&str),
     ) -> SearchResult {
+        let time = time_for(limits, board, start);
+        self.think_within(board, limits, &time, stop, report)
+    }
+
+    /// [`think`](Self::think) within the time of `time` (all of a move's, or a share of it
+    /// from [`TimeManager::split`]); `limits` gives the rest: threads, table size, depth and
+    /// nodes.
+    ///
+    /// # Panics
+    /// If the board has no empty point.
+    pub fn think_within(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        time: &TimeManager<InstantClock>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&str),
+    ) -> SearchResult {
         if self.one_ply {
             return rank_moves(board)[0];
         }
-        let time = TimeManager::new(
-            limits,
-            board.stone_count(),
-            board.empty_count(),
-            InstantClock::new(start),
-        );
         self.searcher(limits)
-            .search(board, limits, &time, stop, &[], report)
+            .search(board, limits, time, stop, &[], report)
     }
 
-    /// The best `n` moves, best first (fewer if the board has fewer points).
+    /// The best `n` moves, best first, within the time of `time` (fewer if the board has fewer
+    /// points or the time runs out).
     ///
-    /// Each move is found by a search that excludes the ones found before it; the time budget
-    /// is shared equally between them.
+    /// Each move is found by a search that excludes the ones found before it and gets an even
+    /// share of the time left ([`TimeManager::split`]); once too little is left for another
+    /// search ([`TimeManager::has_time_to_share`]), no further move is searched.
     pub fn nbest(
         &mut self,
         board: &Board,
         limits: &Limits,
-        start: Instant,
+        time: &TimeManager<InstantClock>,
         stop: &AtomicBool,
         n: usize,
         report: &mut dyn FnMut(&str),
     ) -> Vec<SearchResult> {
         let n = n.clamp(1, board.empty_count().max(1));
-        let mut share = limits.clone();
-        share.timeout_turn_ms = limits.timeout_turn_ms.map(|t| t / n as i64);
-        share.time_left_ms = limits.time_left_ms.map(|t| t / n as i64);
         let mut found: Vec<SearchResult> = Vec::new();
         let mut excluded: Vec<Pos> = Vec::new();
         for i in 0..n {
+            if i > 0 && !time.has_time_to_share() {
+                break;
+            }
             let result = if self.one_ply {
                 match rank_moves(board)
                     .into_iter()
@@ -198,11 +212,9 @@ impl Engine {
                     None => break,
                 }
             } else {
-                let clock = InstantClock::new(if i == 0 { start } else { Instant::now() });
-                let time =
-                    TimeManager::new(&share, board.stone_count(), board.empty_count(), clock);
+                let part = time.split((n - i) as u64);
                 self.searcher(limits)
-                    .search(board, &share, &time, stop, &excluded, &mut |_| {})
+                    .search(board, limits, &part, stop, &excluded, &mut |_| {})
             };
             if excluded.contains(&result.best) {
                 break;
@@ -221,6 +233,16 @@ impl Engine {
         }
         found
     }
+}
+
+/// The time limits of a move on `board` whose think command was read at `start`.
+pub fn time_for(limits: &Limits, board: &Board, start: Instant) -> TimeManager<InstantClock> {
+    TimeManager::new(
+        limits,
+        board.stone_count(),
+        board.empty_count(),
+        InstantClock::new(start),
+    )
 }
 
 /// Nodes per millisecond assumed when sizing the table for a time control.

@@ -636,6 +636,35 @@ fn swap2_answers() {
     finish(brain);
 }
 
+/// The `MESSAGE` lines before the next reply, and the reply.
+fn messages_and_reply(brain: &Brain) -> (Vec<String>, String) {
+    let mut messages = Vec::new();
+    loop {
+        let line = brain.recv();
+        match line.strip_prefix("MESSAGE ") {
+            Some(text) => messages.push(text.to_string()),
+            None => return (messages, line),
+        }
+    }
+}
+
+#[test]
+fn yxnbest_shares_the_turn_instead_of_searching_untimed() {
+    let mut brain = Brain::spawn();
+    // YXNBEST with more moves than the turn has milliseconds: a slice of zero is not "no
+    // limit" (each search would go to the default depth); the searches stop when the turn's
+    // time is up, so fewer moves come.
+    brain.expect("START 15", "OK");
+    brain.send_all(&["INFO timeout_turn 100", "BEGIN"]);
+    brain.recv_move();
+    brain.send("YXNBEST 200");
+    let (messages, reply) = messages_and_reply(&brain);
+    let found = messages.iter().filter(|m| m.starts_with("nbest ")).count();
+    assert!((1..200).contains(&found), "{found} moves: {messages:?}");
+    assert!(parse_move(&reply).is_some(), "{reply}");
+    finish(brain);
+}
+
 /// Starts a game whose next search would run long on `threads` search threads, and sends
 /// the move command.
 fn start_long_search(brain: &mut Brain, threads: usize) {

@@ -24,7 +24,8 @@ use anyhow::Context;
 
 use super::{Command, Coord, Info, ParseError, Parser, Response, Stone, StoneOwner, Writer};
 use crate::board::{Board, Cell, MoveCheck};
-use crate::engine::{Engine, Limits, SearchResult};
+use crate::engine::{time_for, Engine, Limits, SearchResult};
+use crate::search::time::{InstantClock, TimeManager};
 use crate::types::{Color, Pos, Rule};
 
 /// Longest accepted input line in bytes; longer lines are discarded and answered with an error.
@@ -626,23 +627,28 @@ impl Session {
         }
     }
 
-    /// Runs one search on the current board.
-    fn search(&mut self, limits: &Limits, start: Instant) -> Result<SearchResult, String> {
+    /// Runs one search on the current board within the time of `time`.
+    fn search(&mut self, time: &TimeManager<InstantClock>) -> Result<SearchResult, String> {
         self.check_playable()?;
         let board = self.board.as_ref().ok_or(NO_GAME)?;
         let writer = self.writer.clone();
         let mut report = |text: &str| writer.send(&Response::Message(text.to_string()));
-        let mut result = self
-            .engine
-            .think(board, limits, start, &self.stop, &mut report);
+        let mut result =
+            self.engine
+                .think_within(board, &self.limits, time, &self.stop, &mut report);
         result.best = legal_or_fallback(board, result.best);
         Ok(result)
     }
 
+    /// The time limits of a move on the current board, for a command read at `start`.
+    fn move_time(&self, start: Instant) -> Result<TimeManager<InstantClock>, String> {
+        Ok(time_for(&self.limits, self.board()?, start))
+    }
+
     /// Searches, plays the move on the board and prints it.
     fn think(&mut self, start: Instant) -> Reply {
-        let limits = self.limits.clone();
-        let result = self.search(&limits, start)?;
+        let time = self.move_time(start)?;
+        let result = self.search(&time)?;
         self.charge_clock(start);
         self.play_own(result.best);
         self.flush_notes();
@@ -677,12 +683,13 @@ impl Session {
     /// reply. The position is not changed: the command is for analysis.
     fn nbest(&mut self, n: usize, start: Instant) -> Reply {
         self.check_playable()?;
+        let time = self.move_time(start)?;
         let board = self.board.as_ref().ok_or(NO_GAME)?;
         let writer = self.writer.clone();
         let mut report = |text: &str| writer.send(&Response::Message(text.to_string()));
         let results = self
             .engine
-            .nbest(board, &self.limits, start, &self.stop, n, &mut report);
+            .nbest(board, &self.limits, &time, &self.stop, n, &mut report);
         let best = legal_or_fallback(board, results.first().map_or(Pos::new(0, 0), |r| r.best));
         self.charge_clock(start);
         self.flush_notes();
@@ -732,21 +739,21 @@ impl Session {
         Ok(())
     }
 
-    /// Limits for one of `parts` searches that share one move's time.
-    fn share_limits(&self, parts: i64) -> Limits {
+    /// The time of a swap2 decision that searches more than once, for a command read at
+    /// `start`: the turn limit, at most an eighth of the match clock. Its searches share it
+    /// through [`TimeManager::split`], each on the command's clock.
+    fn swap2_time(&self, start: Instant) -> Result<TimeManager<InstantClock>, String> {
         let mut limits = self.limits.clone();
-        let turn = limits.timeout_turn_ms;
         // A swap2 decision is made once per game, early: a slice of the match clock is fair.
         let from_clock = limits
             .time_left_ms
             .filter(|&left| left != UNTIMED)
             .map(|left| left.max(0) / 8);
-        let budget = match (turn, from_clock) {
+        limits.timeout_turn_ms = match (limits.timeout_turn_ms, from_clock) {
             (Some(turn), Some(clock)) => Some(turn.min(clock)),
             (turn, clock) => turn.or(clock),
         };
-        limits.timeout_turn_ms = budget.map(|b| b.max(0) / parts.max(1));
-        limits
+        Ok(time_for(&limits, self.board()?, start))
     }
 
     /// Zero stones: propose three (black, white, black) that look balanced to the engine.
@@ -767,9 +774,14 @@ impl Session {
                 Some(stones)
             })
             .collect();
-        let limits = self.share_limits(candidates.len().max(1) as i64);
+        let time = self.swap2_time(start)?;
+        let parts = candidates.len();
         let mut best: Option<([Pos; 3], i32)> = None;
-        for stones in candidates {
+        for (i, stones) in candidates.into_iter().enumerate() {
+            // Out of time: the candidates searched so far decide.
+            if best.is_some() && !time.has_time_to_share() {
+                break;
+            }
             let mut trial = board.clone();
             let mut legal = true;
             for &pos in &stones {
@@ -780,7 +792,7 @@ impl Session {
                 continue;
             }
             self.board = Some(trial);
-            let score = self.search(&limits, start)?.score;
+            let score = self.search(&time.split((parts - i) as u64))?.score;
             if best.is_none_or(|(_, s)| score.abs() < s.abs()) {
                 best = Some((stones, score));
             }
@@ -797,8 +809,8 @@ impl Session {
     /// Three stones, white to move: take black (`SWAP`), stay white and play stone 4, or play
     /// stones 4 and 5 and let the opponent choose when the engine finds them balanced.
     fn swap2_second(&mut self, start: Instant) -> Result<Response, String> {
-        let limits = self.share_limits(2);
-        let white = self.search(&limits, start)?;
+        let time = self.swap2_time(start)?;
+        let white = self.search(&time.split(2))?;
         if white.score < -SWAP2_BALANCED {
             return Ok(Response::Swap);
         }
@@ -813,9 +825,10 @@ impl Session {
         }
         let writer = self.writer.clone();
         let mut report = |text: &str| writer.send(&Response::Message(text.to_string()));
+        // The rest of the time.
         let options = self
             .engine
-            .nbest(board, &limits, start, &self.stop, 8, &mut report);
+            .nbest(board, &self.limits, &time, &self.stop, 8, &mut report);
         let balanced = options
             .iter()
             .filter(|r| board.check_move(r.best) == MoveCheck::Ordinary)
@@ -832,7 +845,8 @@ impl Session {
 
     /// Five stones, white to move: take black (`SWAP`) when black is better, else play stone 6.
     fn swap2_third(&mut self, start: Instant) -> Result<Response, String> {
-        let white = self.search(&self.limits.clone(), start)?;
+        let time = self.move_time(start)?;
+        let white = self.search(&time)?;
         if white.score < 0 {
             return Ok(Response::Swap);
         }

@@ -245,6 +245,48 @@ impl<C: Clock> TimeManager<C> {
     }
 }
 
+impl<C: Clock + Clone> TimeManager<C> {
+    /// The limits of the next of `parts` searches that share this manager's time (the best `n`
+    /// moves, or the candidates of a swap2 decision), on the same clock: what is left until each
+    /// limit is split evenly, at least [`MIN_BUDGET_MS`] of it while that much is left, so time
+    /// one search leaves unused goes to the next ones and the last ends by the shared limits.
+    /// Depth and node caps bind each search alike; untimed and instant managers are copied.
+    pub fn split(&self, parts: u64) -> TimeManager<C> {
+        let mode = match self.mode {
+            Mode::Timed { soft, hard } => {
+                let now = self.clock.elapsed_ms();
+                let slice = |limit: u64| {
+                    let left = limit.saturating_sub(now);
+                    now + (left / parts.max(1)).max(MIN_BUDGET_MS).min(left)
+                };
+                let hard = slice(hard);
+                Mode::Timed {
+                    soft: slice(soft).min(hard),
+                    hard,
+                }
+            }
+            mode => mode,
+        };
+        TimeManager {
+            clock: self.clock.clone(),
+            mode,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+        }
+    }
+
+    /// Whether another search sharing this manager's time ([`split`](Self::split)) would get
+    /// [`MIN_BUDGET_MS`] before the hard limit: always without a time limit, never when
+    /// instant. A search with less would stop before its first depth.
+    pub fn has_time_to_share(&self) -> bool {
+        match self.mode {
+            Mode::Untimed => true,
+            Mode::Instant => false,
+            Mode::Timed { hard, .. } => self.clock.elapsed_ms() + MIN_BUDGET_MS <= hard,
+        }
+    }
+}
+
 /// A time value as a limit: `None` for absent or unlimited, negative values kept.
 fn finite(value: Option<i64>) -> Option<i64> {
     value.filter(|&v| v < UNLIMITED_MS)
@@ -367,6 +409,43 @@ mod tests {
         let l = limits(Some(5_000), Some(120_000), Some(7_000));
         let tm = TimeManager::new(&l, 215, 10, &clock);
         assert_sane(&tm, 7_000 / MATCH_SPACE_MIN);
+    }
+
+    #[test]
+    fn split_time_goes_to_the_searches_left() {
+        // 1 s per move, shared by four searches on one clock.
+        let clock = FakeClock::at(0);
+        let tm = TimeManager::new(&limits(Some(1_000), None, None), 10, 215, &clock);
+        let (soft, hard) = assert_sane(&tm, 1_000);
+        let first = tm.split(4);
+        assert_eq!(first.hard_limit_ms(), Some(hard / 4));
+        assert_eq!(first.soft_limit_ms(), Some(soft / 4));
+        // The first stopped early: the three left share what remains.
+        clock.set(100);
+        let second = tm.split(3);
+        assert_eq!(second.hard_limit_ms(), Some(100 + (hard - 100) / 3));
+        // The last ends by the shared limits, wherever the others left it.
+        clock.set(hard - 5);
+        let last = tm.split(1);
+        assert_eq!(last.hard_limit_ms(), Some(hard));
+        assert!(!last.should_start_iteration(), "past the shared soft limit");
+        // Many searches: each gets at least MIN_BUDGET_MS while the time lasts, never more.
+        clock.set(0);
+        assert_eq!(tm.split(1_000).hard_limit_ms(), Some(MIN_BUDGET_MS));
+        assert!(tm.has_time_to_share());
+        clock.set(hard - MIN_BUDGET_MS + 1);
+        assert!(!tm.has_time_to_share());
+        clock.set(hard + 50);
+        assert!(tm.split(2).hard_limit_reached());
+        // Untimed and instant managers stay as they are.
+        let untimed = TimeManager::new(&Limits::default(), 0, 225, &clock);
+        assert!(untimed.has_time_to_share());
+        let untimed = untimed.split(5);
+        assert!(!untimed.is_timed());
+        assert_eq!(untimed.max_depth(), Some(DEFAULT_DEPTH));
+        let instant = TimeManager::new(&limits(Some(0), Some(60_000), None), 0, 225, &clock);
+        assert!(!instant.has_time_to_share());
+        assert!(instant.split(5).is_instant());
     }
 
     #[test]
