@@ -356,13 +356,22 @@ fn bad_input_is_answered_once_and_changes_nothing() {
     assert_eq!(brain.recv(), about_line());
     assert_known(&mut brain, &mirror);
 
-    // A line far beyond the cap, and bytes that are not UTF-8.
+    // A line far beyond the cap, and bytes that are not UTF-8 (read as U+FFFD).
     let mut huge = vec![b'7'; 1 << 20];
     huge.extend_from_slice(b"\r\n");
     brain.send_raw(&huge);
     assert_eq!(brain.recv(), "ERROR line too long; ignored");
     brain.send_raw(b"TURN \xff\xfe1,1\r\n");
-    assert_eq!(brain.recv(), "ERROR line is not valid UTF-8; ignored");
+    let reply = brain.recv();
+    assert!(reply.starts_with("ERROR TURN needs x,y"), "{reply}");
+    assert_known(&mut brain, &mirror);
+    // An INFO is never answered: not with a path in a Windows code page (Piskvork sends the
+    // folder in ANSI), not when too long, not inside a block, which goes on.
+    brain.send_raw(b"INFO folder C:\\Users\\Jos\xe9\\AI\r\n");
+    let mut long_info = b"INFO folder ".to_vec();
+    long_info.resize(1 << 17, b'a');
+    long_info.extend_from_slice(b"\r\n");
+    brain.send_raw(&long_info);
     assert_known(&mut brain, &mirror);
 
     // A bad INFO is never answered; its complaint comes with the next move.
@@ -811,6 +820,29 @@ fn stop_during_search_yields_one_move() {
         brain.expect("ABOUT", &about_line());
         finish(brain);
     }
+}
+
+#[test]
+fn info_inside_a_block_is_taken_and_the_block_goes_on() {
+    let mut brain = Brain::spawn();
+    brain.expect("START 15", "OK");
+    brain.send_all(&[
+        "INFO max_depth 2",
+        "BOARD",
+        "7,7,1",
+        "INFO time_left 90000",
+        "8,8,2",
+        "DONE",
+    ]);
+    let reply = brain.recv_move();
+    assert!(![Pos::new(7, 7), Pos::new(8, 8)].contains(&reply));
+    // Both stones were kept.
+    for stone in ["7,7", "8,8"] {
+        brain.send(&format!("TURN {stone}"));
+        let line = brain.recv();
+        assert!(line.starts_with("ERROR"), "{stone}: {line}");
+    }
+    finish(brain);
 }
 
 /// One line of junk for the flood: random bytes, truncated or mangled commands, valid

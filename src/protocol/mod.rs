@@ -190,8 +190,9 @@ pub enum ParseError {
     StrayDone,
     /// A line longer than the input cap; its content was discarded.
     LineTooLong,
-    /// A line that is not valid UTF-8.
-    NotUtf8,
+    /// An `INFO` line longer than the input cap (never answered at once, see
+    /// [`Self::is_deferred`]).
+    InfoTooLong,
     /// An `INFO` line whose value cannot be used (never answered at once, see [`Self::is_deferred`]).
     BadInfo {
         /// The key, lower-cased.
@@ -205,7 +206,7 @@ impl ParseError {
     /// True when the error must not be answered immediately: nothing may reply to `INFO`, so the
     /// session queues the text as a `MESSAGE` printed with the next move.
     pub fn is_deferred(&self) -> bool {
-        matches!(self, ParseError::BadInfo { .. })
+        matches!(self, ParseError::BadInfo { .. } | ParseError::InfoTooLong)
     }
 
     /// The reply line for this error: `UNKNOWN …` for an unknown command, `ERROR …` otherwise.
@@ -260,7 +261,7 @@ impl fmt::Display for ParseError {
             }
             ParseError::StrayDone => f.write_str("DONE without BOARD, YXBOARD or SWAP2BOARD"),
             ParseError::LineTooLong => f.write_str("line too long; ignored"),
-            ParseError::NotUtf8 => f.write_str("line is not valid UTF-8; ignored"),
+            ParseError::InfoTooLong => f.write_str("INFO line too long; ignored"),
             ParseError::BadInfo { key, value } => {
                 write!(f, "INFO {key}: unusable value {}; ignored", echo(value))
             }
@@ -446,8 +447,9 @@ impl Parser {
     }
 
     /// Feeds one input line (without its line ending) and returns what it completes: nothing
-    /// (a blank line or a line inside a block), one result, or two when a command interrupts a
-    /// block (the block's error, then the command).
+    /// (a blank line or a stone line inside a block), one result (an `INFO` line inside a block
+    /// too, which leaves the block open), or two when a command interrupts a block (the
+    /// block's error, then the command).
     pub fn feed(&mut self, line: &str) -> Vec<Result<Command, ParseError>> {
         let line = line.trim();
         if line.is_empty() {
@@ -464,6 +466,12 @@ impl Parser {
         // (so the block is dropped and the command runs, rather than swallowing all input
         // until some later DONE) or junk inside the block.
         let numeric = line.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
+        if keyword.eq_ignore_ascii_case("INFO") {
+            // INFO may come at any time (PROTOCOL.md §12): it is taken in place and the block
+            // goes on.
+            self.block = Some(block);
+            return self.parse_command(line).into_iter().collect();
+        }
         if !numeric && is_keyword(keyword) {
             let mut out = vec![Err(ParseError::UnterminatedBlock(block.kind.keyword()))];
             out.extend(self.parse_command(line));
@@ -474,8 +482,8 @@ impl Parser {
         Vec::new()
     }
 
-    /// Reports a line that could not even be read as text (too long, not UTF-8). Inside a block
-    /// it spoils the block, answered once at its `DONE`; outside it is answered at once.
+    /// Reports a line that could not even be read as text (too long). Inside a block it spoils
+    /// the block, answered once at its `DONE`; outside it is answered at once.
     pub fn feed_unreadable(&mut self, error: ParseError) -> Vec<Result<Command, ParseError>> {
         match &mut self.block {
             Some(block) => {

@@ -142,10 +142,19 @@ fn read_loop(input: impl BufRead, jobs: &Sender<Job>, stop: &AtomicBool) -> anyh
                 log::debug!("< {line}");
                 parser.feed(&line)
             }
-            RawLine::TooLong => parser.feed_unreadable(ParseError::LineTooLong),
-            RawLine::NotUtf8 => parser.feed_unreadable(ParseError::NotUtf8),
+            // Nothing may answer INFO, so an overlong one is a note for the next move and,
+            // like any INFO, leaves an open block alone.
+            RawLine::TooLong { info: true } => vec![Err(ParseError::InfoTooLong)],
+            RawLine::TooLong { info: false } => parser.feed_unreadable(ParseError::LineTooLong),
         };
-        if parser.in_block() && (!was_in_block || !results.is_empty()) {
+        // A block's clock starts at its first line: when one opens, including one that opens
+        // on the line that interrupted the block before it.
+        let reopened = || {
+            results
+                .iter()
+                .any(|r| matches!(r, Err(ParseError::UnterminatedBlock(_))))
+        };
+        if parser.in_block() && (!was_in_block || reopened()) {
             block_start = now;
         }
         for result in results {
@@ -183,15 +192,15 @@ fn read_loop(input: impl BufRead, jobs: &Sender<Job>, stop: &AtomicBool) -> anyh
     }
 }
 
-/// One input line as read: text, or why it could not be used.
+/// One input line as read: text, or too long to keep.
 #[derive(Debug, PartialEq, Eq)]
 enum RawLine {
-    /// The line without its `\n` (a `\r` before it is left for the parser's trim).
+    /// The line without its `\n` (a `\r` before it is left for the parser's trim). Bytes that
+    /// are not UTF-8 read as U+FFFD: a manager on Windows may send a path in its ANSI code page
+    /// (`INFO folder C:\Users\Jos\xe9\...`), and an `INFO` line must never be answered.
     Text(String),
-    /// Longer than [`MAX_LINE_BYTES`]; its content was discarded.
-    TooLong,
-    /// Not valid UTF-8.
-    NotUtf8,
+    /// Longer than [`MAX_LINE_BYTES`]; its content was discarded. `info`: it began with `INFO`.
+    TooLong { info: bool },
 }
 
 /// Splits raw input into lines of at most [`MAX_LINE_BYTES`] bytes without ever holding more.
@@ -208,6 +217,7 @@ impl<R: BufRead> LineReader<R> {
     fn next_line(&mut self) -> io::Result<Option<RawLine>> {
         let mut line = Vec::new();
         let mut too_long = false;
+        let mut info = false;
         let mut read_any = false;
         loop {
             let chunk = match self.input.fill_buf() {
@@ -229,6 +239,10 @@ impl<R: BufRead> LineReader<R> {
             if !too_long {
                 if line.len() + part.len() > MAX_LINE_BYTES {
                     too_long = true;
+                    // Only the keyword is kept, to tell an INFO line from the rest.
+                    let head = INFO_HEAD.saturating_sub(line.len()).min(part.len());
+                    line.extend_from_slice(&part[..head]);
+                    info = starts_with_info(&line);
                     line = Vec::new();
                 } else {
                     line.extend_from_slice(part);
@@ -240,14 +254,25 @@ impl<R: BufRead> LineReader<R> {
             }
         }
         Ok(Some(if too_long {
-            RawLine::TooLong
+            RawLine::TooLong { info }
         } else {
-            match String::from_utf8(line) {
-                Ok(text) => RawLine::Text(text),
-                Err(_) => RawLine::NotUtf8,
-            }
+            RawLine::Text(match String::from_utf8(line) {
+                Ok(text) => text,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            })
         }))
     }
+}
+
+/// Bytes of an overlong line kept to read its keyword: `INFO` after any leading blanks.
+const INFO_HEAD: usize = 64;
+
+/// Whether raw line bytes start with the keyword `INFO` (any case, after blanks).
+fn starts_with_info(bytes: &[u8]) -> bool {
+    let rest = bytes.trim_ascii_start();
+    rest.len() >= 4
+        && rest[..4].eq_ignore_ascii_case(b"INFO")
+        && rest.get(4).is_none_or(|b| b.is_ascii_whitespace())
 }
 
 /// Work for the engine thread, in input order.
@@ -911,11 +936,28 @@ mod tests {
         assert_eq!(lines(b""), vec![]);
         let mut big = vec![b'A'; MAX_LINE_BYTES + 1];
         big.extend_from_slice(b"\nABOUT\n");
-        assert_eq!(lines(&big), vec![RawLine::TooLong, text("ABOUT")]);
+        assert_eq!(
+            lines(&big),
+            vec![RawLine::TooLong { info: false }, text("ABOUT")]
+        );
+        let mut info = b"  info folder ".to_vec();
+        info.resize(MAX_LINE_BYTES + 1, b'a');
+        info.extend_from_slice(b"\nINFOX");
+        info.resize(info.len() + MAX_LINE_BYTES, b'a');
+        assert_eq!(
+            lines(&info),
+            vec![
+                RawLine::TooLong { info: true },
+                RawLine::TooLong { info: false }
+            ]
+        );
         let mut exact = vec![b'A'; MAX_LINE_BYTES];
         exact.push(b'\n');
         assert!(matches!(&lines(&exact)[..], [RawLine::Text(t)] if t.len() == MAX_LINE_BYTES));
-        assert_eq!(lines(b"\xff\xfe\nOK\n"), vec![RawLine::NotUtf8, text("OK")]);
+        assert_eq!(
+            lines(b"INFO folder C:\\Jos\xe9\nOK\n"),
+            vec![text("INFO folder C:\\Jos\u{fffd}"), text("OK")]
+        );
     }
 
     #[test]

@@ -213,14 +213,33 @@ fn board_block_errors_are_reported_once_after_done() {
 fn unreadable_lines() {
     let mut parser = Parser::new();
     assert_eq!(
-        parser.feed_unreadable(ParseError::NotUtf8),
-        vec![Err(ParseError::NotUtf8)]
+        parser.feed_unreadable(ParseError::LineTooLong),
+        vec![Err(ParseError::LineTooLong)]
     );
     assert!(parser.feed("BOARD").is_empty());
     assert!(parser.feed("1,1,1").is_empty());
     assert!(parser.feed_unreadable(ParseError::LineTooLong).is_empty());
     assert!(parser.feed("2,2,2").is_empty());
     assert_eq!(parser.feed("DONE"), vec![Err(ParseError::LineTooLong)]);
+}
+
+#[test]
+fn info_inside_block_is_taken_in_place() {
+    let results = feed_all(&[
+        "BOARD",
+        "7,7,1",
+        "INFO time_left 1000",
+        "info timeout_turn soon",
+        "8,8,2",
+        "DONE",
+    ]);
+    assert_eq!(results.len(), 3, "{results:?}");
+    assert_eq!(results[0], Ok(Command::Info(Info::TimeLeft(1000))));
+    assert!(results[1].as_ref().is_err_and(ParseError::is_deferred));
+    let Ok(Command::Board(stones)) = &results[2] else {
+        panic!("{results:?}")
+    };
+    assert_eq!(stones.len(), 2);
 }
 
 #[test]
