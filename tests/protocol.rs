@@ -823,6 +823,54 @@ fn stop_during_search_yields_one_move() {
 }
 
 #[test]
+fn a_stop_reaches_the_search_before_it_and_no_later_one() {
+    let mut brain = Brain::spawn();
+    start_long_search(&mut brain, 1);
+    std::thread::sleep(Duration::from_millis(20));
+    // In one write, so the reader takes the TURN before the running search looks at its flag:
+    // that search still answers now, and the TURN gets a whole search of its own.
+    brain.send_all(&["YXSTOP", "INFO max_depth 3", "TURN 0,0"]);
+    let first = brain.recv_reply();
+    assert!(parse_move(&first).is_some(), "{first:?}");
+    let mut depths = Vec::new();
+    let second = loop {
+        let line = brain.recv();
+        match line.strip_prefix("MESSAGE depth ") {
+            Some(rest) => depths.extend(rest.split(' ').next().and_then(|d| d.parse::<u32>().ok())),
+            None => break line,
+        }
+    };
+    assert!(parse_move(&second).is_some(), "{second:?}");
+    assert_eq!(
+        depths.last(),
+        Some(&3),
+        "the TURN's search was cut short: {depths:?}"
+    );
+    // Idle, a STOP reaches nothing: the next search is whole too (a quiet position, where no
+    // threat ends the search early).
+    brain.send_all(&["YXSTOP", "BOARD", "10,10,2", "DONE"]);
+    let mut deepest = 0;
+    loop {
+        let line = brain.recv();
+        match line.strip_prefix("MESSAGE depth ") {
+            Some(rest) => {
+                deepest = rest
+                    .split(' ')
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(0)
+            }
+            None => {
+                assert!(parse_move(&line).is_some(), "{line:?}");
+                break;
+            }
+        }
+    }
+    assert_eq!(deepest, 3);
+    finish(brain);
+}
+
+#[test]
 fn info_inside_a_block_is_taken_and_the_block_goes_on() {
     let mut brain = Brain::spawn();
     brain.expect("START 15", "OK");

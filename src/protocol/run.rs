@@ -4,7 +4,8 @@
 //! them, and acts on the few commands that cannot wait for the engine: `END` closes the output
 //! and returns at once, even mid-search; end of input stops the search at once too, but the
 //! commands already read are still answered (a script that pipes a session in gets its
-//! replies); `STOP`/`YXSTOP` and `INFO timeout_turn 0` set the shared stop flag. Everything
+//! replies); `STOP`/`YXSTOP` and `INFO timeout_turn 0` stop every search read before them
+//! (each command carries its own stop flag, see [`StopFlags`]). Everything
 //! else, parse errors included, goes to the engine thread through a channel, so replies come
 //! out in command order and a reply can never slip in before the move of a running search.
 //!
@@ -79,10 +80,10 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
 /// # Errors
 /// If the engine thread cannot be started or dies.
 pub fn run_with(input: impl BufRead, writer: Writer, engine: Engine) -> anyhow::Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
+    let mut stops = StopFlags::default();
     let (jobs, job_receiver) = mpsc::channel::<Job>();
     let (done_sender, done) = mpsc::channel::<()>();
-    let session = Session::new(writer.clone(), Arc::clone(&stop), engine);
+    let session = Session::new(writer.clone(), engine);
     thread::Builder::new()
         .name("engine".into())
         .spawn(move || {
@@ -92,10 +93,9 @@ pub fn run_with(input: impl BufRead, writer: Writer, engine: Engine) -> anyhow::
         })
         .context("cannot start the engine thread")?;
 
-    let result = read_loop(input, &jobs, &stop);
-    // Whatever search runs or waits in the queue returns its best move so far at once; no
-    // later command is read to clear the flag again.
-    stop.store(true, Ordering::SeqCst);
+    let result = read_loop(input, &jobs, &mut stops);
+    // Whatever search runs or waits in the queue returns its best move so far at once.
+    stops.stop_all();
     // At end of input the engine thread answers what was read, then returns as the queue
     // ends; after END (or with a dead engine thread) nothing more may be printed.
     let draining = matches!(result, Ok(Quit::EndOfInput));
@@ -118,7 +118,11 @@ enum Quit {
 }
 
 /// Reads and dispatches lines until `END` or end of input.
-fn read_loop(input: impl BufRead, jobs: &Sender<Job>, stop: &AtomicBool) -> anyhow::Result<Quit> {
+fn read_loop(
+    input: impl BufRead,
+    jobs: &Sender<Job>,
+    stops: &mut StopFlags,
+) -> anyhow::Result<Quit> {
     let mut reader = LineReader::new(input);
     let mut parser = Parser::new();
     // When the block being read was opened: a BOARD's clock starts at its first line.
@@ -164,23 +168,19 @@ fn read_loop(input: impl BufRead, jobs: &Sender<Job>, stop: &AtomicBool) -> anyh
                     return Ok(Quit::End);
                 }
                 Ok(Command::Stop) => {
-                    stop.store(true, Ordering::SeqCst);
+                    stops.stop_all();
                     continue;
                 }
                 Ok(command) => {
                     if command == Command::Info(Info::TimeoutTurn(0)) {
                         // Piskvork's "stop thinking": answer the running search now.
-                        stop.store(true, Ordering::SeqCst);
+                        stops.stop_all();
                     }
                     let start = match command {
                         Command::Board(_) | Command::Swap2Board(_) => block_start,
                         _ => now,
                     };
-                    if command.is_think() {
-                        // Reset before the hand-over, so a STOP read after this line is kept.
-                        stop.store(false, Ordering::SeqCst);
-                    }
-                    Job::Command(command, start)
+                    Job::Command(command, start, stops.issue())
                 }
                 Err(e) if e.is_deferred() => Job::Note(e.to_string()),
                 Err(e) => Job::Reply(e.response()),
@@ -275,10 +275,39 @@ fn starts_with_info(bytes: &[u8]) -> bool {
         && rest.get(4).is_none_or(|b| b.is_ascii_whitespace())
 }
 
+/// The stop flags of the commands read so far whose jobs the engine thread still holds.
+///
+/// Each command gets a flag of its own: `STOP`, `YXSTOP` and `INFO timeout_turn 0` set the
+/// flags of every command read before them, so they reach the search that runs and any queued
+/// behind it, but never a command read after them (a `TURN` sent right after a `STOP` gets a
+/// whole search) nor, when the engine is idle, the next one.
+#[derive(Default)]
+struct StopFlags {
+    issued: Vec<Arc<AtomicBool>>,
+}
+
+impl StopFlags {
+    /// A fresh flag for a command just read.
+    fn issue(&mut self) -> Arc<AtomicBool> {
+        // A flag only the reader holds belongs to a finished command: no need to keep it.
+        self.issued.retain(|flag| Arc::strong_count(flag) > 1);
+        let flag = Arc::new(AtomicBool::new(false));
+        self.issued.push(Arc::clone(&flag));
+        flag
+    }
+
+    /// Stops every command read so far.
+    fn stop_all(&self) {
+        for flag in &self.issued {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
 /// Work for the engine thread, in input order.
 enum Job {
-    /// A parsed command and the instant its first line was read.
-    Command(Command, Instant),
+    /// A parsed command, the instant its first line was read, and its stop flag.
+    Command(Command, Instant, Arc<AtomicBool>),
     /// A reply to print as is (a parse error).
     Reply(Response),
     /// A message to print with the next move (nothing may answer `INFO` directly).
@@ -364,6 +393,7 @@ type Reply = Result<(), String>;
 /// The engine thread's state: the game, the limits and the engine.
 struct Session {
     writer: Writer,
+    /// The stop flag of the command being handled.
     stop: Arc<AtomicBool>,
     engine: Engine,
     limits: Limits,
@@ -379,10 +409,10 @@ struct Session {
 }
 
 impl Session {
-    fn new(writer: Writer, stop: Arc<AtomicBool>, engine: Engine) -> Session {
+    fn new(writer: Writer, engine: Engine) -> Session {
         Session {
             writer,
-            stop,
+            stop: Arc::new(AtomicBool::new(false)),
             engine,
             limits: Limits::default(),
             rule: Rule::Freestyle,
@@ -400,7 +430,8 @@ impl Session {
                 break;
             }
             match job {
-                Job::Command(command, start) => {
+                Job::Command(command, start, stop) => {
+                    self.stop = stop;
                     if let Err(why) = self.handle(command, start) {
                         self.writer.send(&Response::Error(why));
                     }
