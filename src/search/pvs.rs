@@ -782,10 +782,12 @@ impl Worker {
     /// fifth and later reducible ones, which are first searched a ply shallower (see
     /// [`RuleSettings::root_reduction`]). Ordering the moves after the best by the size of
     /// their trees in the last iteration scored -18.7 +/- 31.8 Elo (freestyle, 0.2 s/move, 316
-    /// games, SPRT H0): not adopted. Nor, on a match clock (freestyle, 1 s/move and 6 s/game,
-    /// 300 games each), a second ply of reduction for the thirteenth and later reducible root
-    /// moves from 5 plies deep (-15.1 +/- 35.0), or reducing from the fourth move instead of
-    /// the fifth (+10.4 +/- 30.4 and +9.3 +/- 33.8; +9.9 +/- 22.6 over the 600, LOS 80.5 %).
+    /// games, SPRT H0): not adopted. Nor, on a match clock (1 s/move and 6 s/game, 300 games
+    /// each), a second ply of reduction for the thirteenth and later reducible root moves from
+    /// 5 plies deep (freestyle, -15.1 +/- 35.0), or reducing from the fourth move instead of
+    /// the fifth: freestyle +10.4 +/- 30.4, +9.3 +/- 33.8 and +16.2 +/- 33.4 (+11.9 +/- 18.7
+    /// over the 900, LOS 89.3 %), standard -3.5 +/- 33.1 and -8.1 +/- 33.5, caro +25.5 +/- 34.5
+    /// and +1.2 +/- 35.5 (+7.3 +/- 12.6 over the 2,100, LOS 87.2 %).
     fn root<C: Clock>(
         &mut self,
         pos: &mut Position,
