@@ -404,19 +404,31 @@ fn bad_input_is_answered_once_and_changes_nothing() {
     finish(brain);
 }
 
-/// Reads MESSAGE lines up to the move; returns the message texts and the move.
-fn messages_and_move(brain: &Brain) -> (Vec<String>, Pos) {
+/// The `MESSAGE` lines before the next reply, and the reply.
+fn messages_and_reply(brain: &Brain) -> (Vec<String>, String) {
     let mut messages = Vec::new();
     loop {
         let line = brain.recv();
         match line.strip_prefix("MESSAGE ") {
             Some(text) => messages.push(text.to_string()),
-            None => {
-                let pos = parse_move(&line).unwrap_or_else(|| panic!("expected a move: {line:?}"));
-                return (messages, pos);
-            }
+            None => return (messages, line),
         }
     }
+}
+
+/// Reads MESSAGE lines up to the move; returns the message texts and the move.
+fn messages_and_move(brain: &Brain) -> (Vec<String>, Pos) {
+    let (messages, line) = messages_and_reply(brain);
+    let pos = parse_move(&line).unwrap_or_else(|| panic!("expected a move: {line:?}"));
+    (messages, pos)
+}
+
+/// The depth of the last `depth N ...` search report among `messages`.
+fn deepest(messages: &[String]) -> Option<u32> {
+    messages
+        .iter()
+        .rev()
+        .find_map(|m| m.strip_prefix("depth ")?.split(' ').next()?.parse().ok())
 }
 
 #[test]
@@ -645,18 +657,6 @@ fn swap2_answers() {
     finish(brain);
 }
 
-/// The `MESSAGE` lines before the next reply, and the reply.
-fn messages_and_reply(brain: &Brain) -> (Vec<String>, String) {
-    let mut messages = Vec::new();
-    loop {
-        let line = brain.recv();
-        match line.strip_prefix("MESSAGE ") {
-            Some(text) => messages.push(text.to_string()),
-            None => return (messages, line),
-        }
-    }
-}
-
 #[test]
 fn yxnbest_shares_the_turn_instead_of_searching_untimed() {
     let mut brain = Brain::spawn();
@@ -832,41 +832,13 @@ fn a_stop_reaches_the_search_before_it_and_no_later_one() {
     brain.send_all(&["YXSTOP", "INFO max_depth 3", "TURN 0,0"]);
     let first = brain.recv_reply();
     assert!(parse_move(&first).is_some(), "{first:?}");
-    let mut depths = Vec::new();
-    let second = loop {
-        let line = brain.recv();
-        match line.strip_prefix("MESSAGE depth ") {
-            Some(rest) => depths.extend(rest.split(' ').next().and_then(|d| d.parse::<u32>().ok())),
-            None => break line,
-        }
-    };
-    assert!(parse_move(&second).is_some(), "{second:?}");
-    assert_eq!(
-        depths.last(),
-        Some(&3),
-        "the TURN's search was cut short: {depths:?}"
-    );
+    let (messages, _) = messages_and_move(&brain);
+    assert_eq!(deepest(&messages), Some(3), "cut short: {messages:?}");
     // Idle, a STOP reaches nothing: the next search is whole too (a quiet position, where no
     // threat ends the search early).
     brain.send_all(&["YXSTOP", "BOARD", "10,10,2", "DONE"]);
-    let mut deepest = 0;
-    loop {
-        let line = brain.recv();
-        match line.strip_prefix("MESSAGE depth ") {
-            Some(rest) => {
-                deepest = rest
-                    .split(' ')
-                    .next()
-                    .and_then(|d| d.parse().ok())
-                    .unwrap_or(0)
-            }
-            None => {
-                assert!(parse_move(&line).is_some(), "{line:?}");
-                break;
-            }
-        }
-    }
-    assert_eq!(deepest, 3);
+    let (messages, _) = messages_and_move(&brain);
+    assert_eq!(deepest(&messages), Some(3), "cut short: {messages:?}");
     finish(brain);
 }
 
