@@ -133,20 +133,6 @@ pub enum Command {
     YxNbest(usize),
 }
 
-impl Command {
-    /// True for the commands that start a search and must be answered by exactly one move line.
-    pub fn is_think(&self) -> bool {
-        matches!(
-            self,
-            Command::Begin
-                | Command::Turn(_)
-                | Command::Board(_)
-                | Command::Swap2Board(_)
-                | Command::YxNbest(_)
-        )
-    }
-}
-
 /// Why a line could not be turned into a command.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ParseError {

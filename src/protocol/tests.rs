@@ -280,17 +280,6 @@ fn swap2_block_accepts_both_stone_forms() {
 }
 
 #[test]
-fn think_commands() {
-    assert!(Command::Begin.is_think());
-    assert!(Command::Turn(c(1, 1)).is_think());
-    assert!(Command::Board(vec![]).is_think());
-    assert!(Command::Swap2Board(vec![]).is_think());
-    assert!(Command::YxNbest(2).is_think());
-    assert!(!Command::YxBoard(vec![]).is_think());
-    assert!(!Command::Play(c(1, 1)).is_think());
-}
-
-#[test]
 fn responses_format() {
     let p = |x, y| Pos::new(x, y);
     assert_eq!(Response::Ok.to_string(), "OK");
