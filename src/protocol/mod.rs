@@ -468,9 +468,15 @@ impl Parser {
         Vec::new()
     }
 
-    /// Reports a line that could not even be read as text (too long). Inside a block it spoils
-    /// the block, answered once at its `DONE`; outside it is answered at once.
-    pub fn feed_unreadable(&mut self, error: ParseError) -> Vec<Result<Command, ParseError>> {
+    /// Reports a line over the input cap, of which only `head` (its first bytes) was kept.
+    /// Nothing may answer `INFO`, so an overlong one is a note for the next move and, like any
+    /// `INFO`, leaves an open block alone. Any other line spoils an open block, answered once at
+    /// its `DONE`, or else is answered at once.
+    pub fn feed_too_long(&mut self, head: &str) -> Vec<Result<Command, ParseError>> {
+        if first_word(head.trim()).eq_ignore_ascii_case("INFO") {
+            return vec![Err(ParseError::InfoTooLong)];
+        }
+        let error = ParseError::LineTooLong;
         match &mut self.block {
             Some(block) => {
                 block.error.get_or_insert(error);

@@ -146,10 +146,7 @@ fn read_loop(
                 log::debug!("< {line}");
                 parser.feed(&line)
             }
-            // Nothing may answer INFO, so an overlong one is a note for the next move and,
-            // like any INFO, leaves an open block alone.
-            RawLine::TooLong { info: true } => vec![Err(ParseError::InfoTooLong)],
-            RawLine::TooLong { info: false } => parser.feed_unreadable(ParseError::LineTooLong),
+            RawLine::TooLong { head } => parser.feed_too_long(&head),
         };
         // A block's clock starts at its first line: when one opens, including one that opens
         // on the line that interrupted the block before it.
@@ -199,8 +196,9 @@ enum RawLine {
     /// are not UTF-8 read as U+FFFD: a manager on Windows may send a path in its ANSI code page
     /// (`INFO folder C:\Users\Jos\xe9\...`), and an `INFO` line must never be answered.
     Text(String),
-    /// Longer than [`MAX_LINE_BYTES`]; its content was discarded. `info`: it began with `INFO`.
-    TooLong { info: bool },
+    /// Longer than [`MAX_LINE_BYTES`]; only its first [`HEAD_BYTES`] were kept, enough to read
+    /// its keyword.
+    TooLong { head: String },
 }
 
 /// Splits raw input into lines of at most [`MAX_LINE_BYTES`] bytes without ever holding more.
@@ -217,7 +215,6 @@ impl<R: BufRead> LineReader<R> {
     fn next_line(&mut self) -> io::Result<Option<RawLine>> {
         let mut line = Vec::new();
         let mut too_long = false;
-        let mut info = false;
         let mut read_any = false;
         loop {
             let chunk = match self.input.fill_buf() {
@@ -239,11 +236,10 @@ impl<R: BufRead> LineReader<R> {
             if !too_long {
                 if line.len() + part.len() > MAX_LINE_BYTES {
                     too_long = true;
-                    // Only the keyword is kept, to tell an INFO line from the rest.
-                    let head = INFO_HEAD.saturating_sub(line.len()).min(part.len());
+                    // Only the head is kept, for the parser to read the keyword.
+                    let head = HEAD_BYTES.saturating_sub(line.len()).min(part.len());
                     line.extend_from_slice(&part[..head]);
-                    info = starts_with_info(&line);
-                    line = Vec::new();
+                    line.truncate(HEAD_BYTES);
                 } else {
                     line.extend_from_slice(part);
                 }
@@ -253,27 +249,20 @@ impl<R: BufRead> LineReader<R> {
                 break;
             }
         }
+        let text = match String::from_utf8(line) {
+            Ok(text) => text,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
         Ok(Some(if too_long {
-            RawLine::TooLong { info }
+            RawLine::TooLong { head: text }
         } else {
-            RawLine::Text(match String::from_utf8(line) {
-                Ok(text) => text,
-                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-            })
+            RawLine::Text(text)
         }))
     }
 }
 
-/// Bytes of an overlong line kept to read its keyword: `INFO` after any leading blanks.
-const INFO_HEAD: usize = 64;
-
-/// Whether raw line bytes start with the keyword `INFO` (any case, after blanks).
-fn starts_with_info(bytes: &[u8]) -> bool {
-    let rest = bytes.trim_ascii_start();
-    rest.len() >= 4
-        && rest[..4].eq_ignore_ascii_case(b"INFO")
-        && rest.get(4).is_none_or(|b| b.is_ascii_whitespace())
-}
+/// Bytes kept of an overlong line: enough for its keyword after any leading blanks.
+const HEAD_BYTES: usize = 64;
 
 /// The stop flags of the commands read so far whose jobs the engine thread still holds.
 ///
@@ -967,21 +956,23 @@ mod tests {
         assert_eq!(lines(b""), vec![]);
         let mut big = vec![b'A'; MAX_LINE_BYTES + 1];
         big.extend_from_slice(b"\nABOUT\n");
+        let head = |s: &str| RawLine::TooLong {
+            head: format!("{s:a<HEAD_BYTES$}"),
+        };
         assert_eq!(
             lines(&big),
-            vec![RawLine::TooLong { info: false }, text("ABOUT")]
+            vec![
+                RawLine::TooLong {
+                    head: "A".repeat(HEAD_BYTES)
+                },
+                text("ABOUT")
+            ]
         );
         let mut info = b"  info folder ".to_vec();
         info.resize(MAX_LINE_BYTES + 1, b'a');
         info.extend_from_slice(b"\nINFOX");
         info.resize(info.len() + MAX_LINE_BYTES, b'a');
-        assert_eq!(
-            lines(&info),
-            vec![
-                RawLine::TooLong { info: true },
-                RawLine::TooLong { info: false }
-            ]
-        );
+        assert_eq!(lines(&info), vec![head("  info folder "), head("INFOX")]);
         let mut exact = vec![b'A'; MAX_LINE_BYTES];
         exact.push(b'\n');
         assert!(matches!(&lines(&exact)[..], [RawLine::Text(t)] if t.len() == MAX_LINE_BYTES));

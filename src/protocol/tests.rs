@@ -213,12 +213,17 @@ fn board_block_errors_are_reported_once_after_done() {
 fn unreadable_lines() {
     let mut parser = Parser::new();
     assert_eq!(
-        parser.feed_unreadable(ParseError::LineTooLong),
+        parser.feed_too_long("7,7,1,7,7,1"),
         vec![Err(ParseError::LineTooLong)]
     );
     assert!(parser.feed("BOARD").is_empty());
     assert!(parser.feed("1,1,1").is_empty());
-    assert!(parser.feed_unreadable(ParseError::LineTooLong).is_empty());
+    assert!(parser.feed_too_long("3,3,1,3,3,1").is_empty());
+    // An overlong INFO is a note and leaves the block open.
+    assert_eq!(
+        parser.feed_too_long("  info folder aaaa"),
+        vec![Err(ParseError::InfoTooLong)]
+    );
     assert!(parser.feed("2,2,2").is_empty());
     assert_eq!(parser.feed("DONE"), vec![Err(ParseError::LineTooLong)]);
 }
