@@ -311,6 +311,29 @@ fn late_reply_within_tolerance_counts_and_uses_the_match_clock() {
 }
 
 #[test]
+fn strict_clock_scores_a_loss_below_zero_whatever_the_tolerance() {
+    // Three moves of 150 ms each use 450 ms of a 400 ms clock, well within the tolerance.
+    let slow = engine("scan", "delay=150");
+    let tc = ["--size", "5", "--tc", "1000/400", "--tolerance-ms", "2000"];
+    let (record, _) = one_game(
+        "strict-clock",
+        &slow,
+        &[&tc[..], &["--strict-clock"]].concat(),
+    );
+    assert_loss(&record, "time-out", "on its match clock (--strict-clock)");
+    let times = json_field(&record, "times_ms");
+    // Two moves each are recorded; black's third, the losing one, is not.
+    assert_eq!(
+        times.matches(',').count(),
+        3,
+        "lost at its third move: {record}"
+    );
+    // Without the flag the tolerance covers it and the game is played out.
+    let (record, _) = one_game("lenient-clock", &slow, &tc);
+    assert_ne!(json_field(&record, "reason"), "time-out", "{record}");
+}
+
+#[test]
 fn chatter_is_skipped_and_messages_are_kept() {
     let (record, _) = one_game("chatty", &engine("chatty", ""), &["--size", "5"]);
     assert_eq!(json_field(&record, "reason"), "five");

@@ -127,6 +127,8 @@ TIME AND MEMORY
   --tolerance-ms MS   Grace on top of min(turn, time_left) before a move is late; the
                       watchdog kills a silent engine then (default 1000). Also the time
                       allowed to answer START.   e.g. --tolerance-ms 500
+  --strict-clock      A move that leaves the match clock below zero loses, whatever the
+                      tolerance, as in c-gomoku-cli (default: only the tolerance counts).
   --max-memory BYTES  Value sent as INFO max_memory (default 367001600, 0 = unlimited).
   --mem-limit MB      An engine whose peak resident memory (Linux VmHWM, read after
                       each move) exceeds MB MiB loses.   e.g. --mem-limit 350
@@ -278,6 +280,7 @@ pub fn parse_args(args: &[String]) -> Result<Command> {
             "--tolerance-ms" => {
                 config.game.time.tolerance_ms = parse_number(&flag, &value("milliseconds")?)?
             }
+            "--strict-clock" => config.game.time.strict_clock = true,
             "--max-memory" => config.game.max_memory = parse_number(&flag, &value("bytes")?)?,
             "--mem-limit" => {
                 let mb: u64 = parse_number(&flag, &value("MiB")?)?;
@@ -427,7 +430,8 @@ mod tests {
              --rule 4 --size 20 --tc 1000/30000 --tolerance-ms=500 --games 10 --rounds 2 \
              --openings o.txt --opening-format pos --random-order --seed 7 --symmetry \
              --concurrency 2 --draw-after 100 --reuse --sprt elo0=1,elo1=6 --sgf s \
-             --psq p --jsonl j --quiet --gauntlet --mem-limit 64 --max-memory 1000",
+             --psq p --jsonl j --quiet --gauntlet --mem-limit 64 --max-memory 1000 \
+             --strict-clock",
         );
         assert_eq!(config.engines.len(), 2);
         assert_eq!(config.engines[0].name.as_deref(), Some("A"));
@@ -443,6 +447,7 @@ mod tests {
         assert_eq!(config.game.time.turn_ms, 1000);
         assert_eq!(config.game.time.match_ms, 30000);
         assert_eq!(config.game.time.tolerance_ms, 500);
+        assert!(config.game.time.strict_clock);
         assert_eq!((config.games, config.rounds), (10, 2));
         assert_eq!(config.opening_format, OpeningFormat::Pos);
         assert!(config.random_order && config.symmetry && config.reuse && config.quiet);

@@ -30,6 +30,9 @@ pub struct TimeControl {
     pub match_ms: u64,
     /// Extra time granted on top of every limit before a reply counts as late.
     pub tolerance_ms: u64,
+    /// A move that leaves the match clock below zero loses, whatever the tolerance
+    /// (c-gomoku-cli's rule; Piskvork and GomocupJudge forgive it within the tolerance).
+    pub strict_clock: bool,
 }
 
 impl Default for TimeControl {
@@ -38,6 +41,7 @@ impl Default for TimeControl {
             turn_ms: 5_000,
             match_ms: 120_000,
             tolerance_ms: 1_000,
+            strict_clock: false,
         }
     }
 }
@@ -586,6 +590,19 @@ fn ask_move(
                         });
                     }
                     continue;
+                }
+                let elapsed_ms = i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX);
+                if settings.time.strict_clock
+                    && settings.time.match_ms > 0
+                    && elapsed_ms > time_left
+                {
+                    return Ok(Reply::Lost(
+                        Reason::TimeOut,
+                        format!(
+                            "replied after {elapsed_ms} ms with {time_left} ms on its match \
+                             clock (--strict-clock)"
+                        ),
+                    ));
                 }
                 return Ok(Reply::Move(line, elapsed));
             }

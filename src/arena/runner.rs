@@ -192,13 +192,18 @@ pub fn run(config: &Config, out: &mut dyn Write, interrupt: &AtomicBool) -> Resu
     let paired = config.games >= 2;
     writeln!(
         out,
-        "wuzi-match: {} on {}x{}, tc {}/{} ms (+{} ms), {} games, {} opening(s){}, seed {}",
+        "wuzi-match: {} on {}x{}, tc {}/{} ms (+{} ms{}), {} games, {} opening(s){}, seed {}",
         settings.rule,
         settings.width,
         settings.height,
         settings.time.turn_ms,
         settings.time.match_ms,
         settings.time.tolerance_ms,
+        if settings.time.strict_clock {
+            ", strict clock"
+        } else {
+            ""
+        },
         jobs.len(),
         openings.len(),
         if config.openings.is_some() {
