@@ -40,8 +40,9 @@ pub struct RuleSettings {
     /// defence scored -0.9 +/- 28.1 there (400 games). With a VCT table of wins (which solved
     /// 287 renju self-play positions where the solver solves 278; not adopted, see
     /// `VctSolver`), the VCT defence in renju was tried again against the VCF one: -0.9 +/-
-    /// 28.9 (400 games), so renju keeps the VCF defence. Freestyle on 20x20 with the VCF
-    /// defence instead of the VCT one scored -11.6 +/- 31.8 (300 games).
+    /// 28.9 (400 games), and on a match clock, 1 s/move and 6 s/game, where the defence gets
+    /// more nodes, -12.7 +/- 32.7 (300 games), so renju keeps the VCF defence. Freestyle on
+    /// 20x20 with the VCF defence instead of the VCT one scored -11.6 +/- 31.8 (300 games).
     pub root_defence: Option<Threats>,
     /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]).
     ///

@@ -29,14 +29,16 @@
 //!   shorter.
 //!
 //!   The clock also keeps a tail of [`TAIL_MS_PER_MOVE`] for each move the side may still
-//!   have to play (half the empty cells), and no hard limit reaches into it. Without it, the
-//!   last moves of a long game took the [`MIN_BUDGET_MS`] floor whatever was left, and a game
-//!   long enough ran the clock below zero. In Gomocup's fast game on 15x15 under renju, two
-//!   of 16 games filled the board with 0.30 s of the 120 s left, their last moves at the
-//!   floor; with every move to its hard limit and 2 ms over, the clock ran out at move 104.
-//!   Piskvork and GomocupJudge forgive that within their tolerance; c-gomoku-cli scores a
-//!   loss. The tail is 0.34 s on an empty 15x15 board and shrinks as it fills; it binds only
-//!   once the clock left is within a sixth of it, at the end of a long game.
+//!   have to play (half the empty cells), and no hard limit reaches into it. Before it, no
+//!   hard limit fell below the [`MIN_BUDGET_MS`] floor, whatever was left: in Gomocup's fast
+//!   game on 15x15 under renju, two of 16 games filled the board with 0.30 s of the 120 s
+//!   left, their last moves taking that floor. Late in a game, below about 0.15 s, the soft
+//!   limit is zero and a move searches one depth (about 1 ms on 15x15), so no game here came
+//!   nearer, but nothing bounded it: with every move run to its hard limit and 2 ms over,
+//!   the clock of a 15x15 game ran out at move 104. Piskvork and GomocupJudge forgive a
+//!   clock below zero within their tolerance; c-gomoku-cli scores a loss. The tail is 0.34 s
+//!   on an empty 15x15 board and shrinks as it fills; it binds only at the end of a long
+//!   game, once little more than the tail is left.
 //!
 //!   The earlier policy (hard limit = share, soft = half of it, and no iteration started
 //!   unless one 2.5 times the last could end in time) used about a fifth of the match clock:
@@ -55,15 +57,20 @@
 //!   1 s/6 s +4.6 +/- 34.7 (300): about +7.5 +/- 15.3 over the 1,500 games. Nor three
 //!   shares for the soft limit and four for the hard one: -34.9 +/- 37.0 (freestyle 15x15,
 //!   1 s/5 s, 300 games; 3.61 s of the clock used per game against 3.22 s), though these
-//!   short games leave about a third of the clock unused.
+//!   short games leave about a third of the clock unused. Nor more time when the score
+//!   falls: when a depth scored 60 or more below the depth two before it (the same side
+//!   moving at the horizon), iterations started until nine tenths of the hard limit (about
+//!   2.7 shares) instead of two shares: -1.2 +/- 32.9 Elo (freestyle 15x15, 1 s/6 s, 300
+//!   games).
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
 //!   +24.4 +/- 31.3 Elo, dropping it altogether +14.8 +/- 30.9 more.
 //! * **Instant.** `timeout_turn 0` while a match limit exists means "play instantly, static
 //!   evaluation only" (§6.2); a `time_left` of zero or below means the clock has run out and
-//!   any answer should come as fast as possible, and so does one within the clock's tail. Both limits are zero and no iteration starts:
-//!   the caller answers with its static move.
+//!   any answer should come as fast as possible, and so does a clock with no more than its
+//!   tail left. Both limits are zero and no iteration starts: the caller answers with its
+//!   static move.
 //! * **Untimed.** No turn limit (absent, 0, or `2147483647`) and no match limit
 //!   (`timeout_match` absent or 0 and `time_left` absent or `2147483647`). The clock is never
 //!   read for a decision, so a fixed-depth or fixed-node search is deterministic (the bench
@@ -132,10 +139,10 @@ pub const MATCH_SOFT_SHARES: u64 = 2;
 /// How many shares of the match clock one move may run on to when the match clock binds.
 pub const MATCH_STRETCH: u64 = 3;
 /// Milliseconds of the match clock kept for each move the side to move may still have to
-/// play, this one included (half the empty cells, rounded up), for what an instant move costs on the
-/// manager's clock: c-gomoku-cli scores a loss as soon as the clock is below zero after a
-/// move, whatever its tolerance. Only the last moves of a long game reach it (see the
-/// module header).
+/// play, this one included (half the empty cells, rounded up), for what an instant move
+/// costs on the manager's clock: c-gomoku-cli scores a loss as soon as the clock is below
+/// zero after a move, whatever its tolerance. Only the last moves of a long game reach it
+/// (see the module header).
 pub const TAIL_MS_PER_MOVE: u64 = 3;
 /// Depth cap of a search with no time, depth or node limit at all.
 pub const DEFAULT_DEPTH: u32 = 12;
