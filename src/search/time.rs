@@ -311,8 +311,8 @@ impl<C: Clock + Clone> TimeManager<C> {
 }
 
 /// The match clock kept back for the moves the side to move may still have to play, this one
-/// included ([`TAIL_MS_PER_MOVE`] each): a move that ends by the clock's spare above it,
-/// within that much, leaves the tail of the next.
+/// included ([`TAIL_MS_PER_MOVE`] each): a move that uses no more than the clock above the
+/// tail, plus up to [`TAIL_MS_PER_MOVE`] of overhead, leaves the next move its whole tail.
 fn clock_tail_ms(empty: usize) -> u64 {
     TAIL_MS_PER_MOVE * (empty as u64).div_ceil(2)
 }
