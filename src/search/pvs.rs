@@ -785,9 +785,11 @@ impl Worker {
     /// games, SPRT H0): not adopted. Nor, on a match clock (1 s/move and 6 s/game, 300 games
     /// each), a second ply of reduction for the thirteenth and later reducible root moves from
     /// 5 plies deep (freestyle, -15.1 +/- 35.0), or reducing from the fourth move instead of
-    /// the fifth: freestyle +10.4 +/- 30.4, +9.3 +/- 33.8 and +16.2 +/- 33.4 (+11.9 +/- 18.7
-    /// over the 900, LOS 89.3 %), standard -3.5 +/- 33.1 and -8.1 +/- 33.5, caro +25.5 +/- 34.5
-    /// and +1.2 +/- 35.5 (+7.3 +/- 12.6 over the 2,100, LOS 87.2 %).
+    /// the fifth: freestyle +10.4 +/- 30.4, +9.3 +/- 33.8, +16.2 +/- 33.4, +23.2 +/- 32.6 and
+    /// +8.1 +/- 35.1 (+13.5 +/- 14.7 over the 1,500, LOS 96.4 %, short of the 97 % set as the
+    /// bar for a freestyle-only setting before the fifth run), standard -3.5 +/- 33.1 and -8.1
+    /// +/- 33.5, caro +25.5 +/- 34.5 and +1.2 +/- 35.5 (+9.2 +/- 11.1 over the 2,700, LOS
+    /// 94.8 %).
     fn root<C: Clock>(
         &mut self,
         pos: &mut Position,
