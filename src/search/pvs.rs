@@ -58,7 +58,9 @@ const ROOT_VCT_NODES: u64 = 40_000;
 /// is in the positions it solves. (160 per millisecond, capped, scored +6.1 +/- 25.9 at
 /// 0.2 s/move, 400 games.) Twice as much, 600 per millisecond, scored -37.2 +/- 33.0
 /// against 300 (freestyle, 0.2 s/move, 300 games, stopped, both with a VCT table of wins
-/// that was not adopted either, see [`VctSolver`]): not adopted.
+/// that was not adopted either, see [`VctSolver`]), and half of it, 150 per millisecond,
+/// +2.3 +/- 27.7 on a match clock (freestyle, 1 s/move and 6 s/game, 300 games): neither
+/// adopted.
 const ROOT_VCT_NODES_PER_MS: u64 = 300;
 /// Most attacker threats in a root VCT line. Ten instead of eight solves 5 more of 293 renju
 /// self-play positions within 2,000,000 nodes (1 more within the 0.2 s budget), but scored
