@@ -328,11 +328,14 @@ fn plan(limits: &Limits, empty: usize) -> Mode {
     let turn = finite(limits.timeout_turn_ms).map(|t| t.max(0));
     let match_left =
         finite(limits.time_left_ms).or_else(|| finite(limits.timeout_match_ms).filter(|&m| m > 0));
+    // The match clock keeps its tail for the moves left: with no more than that on it (none,
+    // or less than none, included), the move is instant.
+    let tail = clock_tail_ms(empty);
     let (turn, match_left) = match (turn, match_left) {
         // timeout_turn 0 alone means "no limit" (§6.2): think to a fixed depth.
         (Some(0) | None, None) => return Mode::Untimed,
         (Some(0), Some(_)) => return Mode::Instant,
-        (_, Some(left)) if left <= 0 => return Mode::Instant,
+        (_, Some(left)) if left <= tail as i64 => return Mode::Instant,
         (turn, left) => (turn.map(|t| t as u64), left.map(|l| l as u64)),
     };
     let moves_left = (empty as u64 / 2).clamp(MATCH_SPACE_MIN, MATCH_SPACE);
@@ -354,13 +357,8 @@ fn plan(limits: &Limits, empty: usize) -> Mode {
     let reserve = TURN_RESERVE_MS + raw * RESERVE_PERCENT / 100;
     let mut hard = raw.saturating_sub(reserve).max(MIN_BUDGET_MS);
     if let Some(left) = match_left {
-        // The clock keeps its tail for the moves left; with nothing above it, the move is
-        // instant.
-        let spare = left.saturating_sub(clock_tail_ms(empty));
-        if spare == 0 {
-            return Mode::Instant;
-        }
-        hard = hard.min(spare);
+        // No hard limit reaches into the tail.
+        hard = hard.min(left - tail);
     }
     let turn_soft = hard * SOFT_PERCENT_TURN / 100;
     // Late in the game the stretch shrinks to the share: then the turn-bound margin holds.
