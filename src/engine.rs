@@ -465,4 +465,34 @@ mod tests {
         assert!(b.is_forbidden(Pos::new(7, 7)));
         assert_ne!(play(&b), Pos::new(7, 7));
     }
+
+    #[test]
+    fn nbest_finds_every_five_then_searches_the_rest() {
+        // Black's open four on row 7 (3..=6,7): five at 2,7 or 7,7; white has nothing.
+        let b = board(
+            Rule::Freestyle,
+            &[(3, 7), (4, 7), (5, 7), (6, 7)],
+            &[(0, 0), (14, 0), (0, 14), (14, 14)],
+            Color::Black,
+        );
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        };
+        let time = time_for(&limits, &b, Instant::now());
+        let found = Engine::new().nbest(&b, &limits, &time, &stop, 3, &mut |_| {});
+        let fives = [Pos::new(2, 7), Pos::new(7, 7)];
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(
+            found[..2].iter().all(|r| fives.contains(&r.best)),
+            "{found:?}"
+        );
+        assert_ne!(found[0].best, found[1].best);
+        // The third is searched among the rest, not the fallback for an empty root.
+        assert!(
+            !fives.contains(&found[2].best) && found[2].depth >= 1,
+            "{found:?}"
+        );
+    }
 }

@@ -59,10 +59,38 @@ pub fn order_score(pos: &Position, p: Pos) -> i32 {
 /// Fills `moves` with the moves worth searching and their ordering scores (unsorted), and
 /// returns the situation. Renju fouls of black are left out.
 pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
+    let situation = situation(pos);
+    fill(pos, situation, moves, false);
+    situation
+}
+
+/// [`generate`] for a root with points left out (the moves `YXNBEST` has already found):
+/// every five, not only the first, and once all of the situation's
+/// moves are left out, the candidates of a position where nothing is forced, so that the best
+/// of the rest is searched. Returns the situation the moves answer: [`Situation::Free`] in
+/// that last case.
+pub fn generate_excluding(
+    pos: &Position,
+    moves: &mut Vec<(Pos, i32)>,
+    excluded: &[Pos],
+) -> Situation {
+    let situation = situation(pos);
+    for answered in [situation, Situation::Free] {
+        fill(pos, answered, moves, true);
+        moves.retain(|(p, _)| !excluded.contains(p));
+        if !moves.is_empty() {
+            return answered;
+        }
+    }
+    situation
+}
+
+/// Fills `moves` with the moves that answer `situation`. A five ends the list unless
+/// `all_fives`.
+fn fill(pos: &Position, situation: Situation, moves: &mut Vec<(Pos, i32)>, all_fives: bool) {
     moves.clear();
     let me = pos.side_to_move();
     let op = me.opponent();
-    let situation = situation(pos);
     let board = pos.board();
     // The cells worth looking at: four-cells for forced situations (a forced reply may lie
     // anywhere on the board), candidate cells near the stones otherwise.
@@ -88,8 +116,8 @@ pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
             };
             if keep && !pos.is_forbidden(p) {
                 moves.push((p, order_score(pos, p)));
-                if situation == Situation::CanWin {
-                    return situation;
+                if situation == Situation::CanWin && !all_fives {
+                    return;
                 }
             }
         }
@@ -106,7 +134,6 @@ pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
             }
         }
     }
-    situation
 }
 
 #[cfg(test)]

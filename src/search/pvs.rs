@@ -392,8 +392,11 @@ impl Searcher {
         let main = &mut self.main;
         let mut pos = Position::new(board);
         let mut moves = Vec::new();
-        let situation = movegen::generate(&pos, &mut moves);
-        moves.retain(|(p, _)| !excluded.contains(p));
+        let situation = if excluded.is_empty() {
+            movegen::generate(&pos, &mut moves)
+        } else {
+            movegen::generate_excluding(&pos, &mut moves, excluded)
+        };
         if moves.is_empty() {
             // Every point is excluded, forbidden or the position is lost: any legal point.
             let fallback = board
