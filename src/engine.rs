@@ -87,6 +87,9 @@ pub struct SearchResult {
 pub struct Engine {
     searcher: Option<Searcher>,
     one_ply: bool,
+    /// Points the engine's moves avoid (`YXBLOCK`): a GUI user's way to ask for the best move
+    /// elsewhere.
+    blocked: Vec<Pos>,
 }
 
 impl Default for Engine {
@@ -102,6 +105,7 @@ impl Engine {
         Engine {
             searcher: None,
             one_ply: false,
+            blocked: Vec::new(),
         }
     }
 
@@ -110,11 +114,38 @@ impl Engine {
         self.one_ply = one_ply;
     }
 
-    /// Forgets per-game state (START, RESTART, RECTSTART).
+    /// Forgets per-game state (START, RESTART, RECTSTART), the blocked points included.
     pub fn new_game(&mut self) {
         if let Some(s) = self.searcher.as_mut() {
             s.clear();
         }
+        self.blocked.clear();
+    }
+
+    /// Adds points the engine's moves must avoid ([`think`](Self::think) and
+    /// [`nbest`](Self::nbest)) while another point is free. A point stays blocked when a stone
+    /// fills it, and still counts once it is free again.
+    pub fn block(&mut self, points: &[Pos]) {
+        for &p in points {
+            if !self.blocked.contains(&p) {
+                self.blocked.push(p);
+            }
+        }
+    }
+
+    /// Takes points off the blocked list; points not on it are ignored.
+    pub fn unblock(&mut self, points: &[Pos]) {
+        self.blocked.retain(|p| !points.contains(p));
+    }
+
+    /// Unblocks every point.
+    pub fn clear_blocks(&mut self) {
+        self.blocked.clear();
+    }
+
+    /// The blocked points, in the order they were first blocked.
+    pub fn blocked(&self) -> &[Pos] {
+        &self.blocked
     }
 
     /// Clears the transposition table (YXHASHCLEAR).
@@ -143,8 +174,8 @@ impl Engine {
         searcher
     }
 
-    /// Chooses a move for the side to move: a legal point, never a renju foul while another
-    /// point exists.
+    /// Chooses a move for the side to move: a legal point, never a renju foul or a blocked
+    /// point while another point exists.
     ///
     /// # Panics
     /// If the board has no empty point.
@@ -175,10 +206,20 @@ impl Engine {
         report: &mut dyn FnMut(&str),
     ) -> SearchResult {
         if self.one_ply {
-            return rank_moves(board)[0];
+            let ranked = rank_moves(board);
+            return ranked
+                .iter()
+                .find(|r| !self.blocked.contains(&r.best))
+                .copied()
+                .unwrap_or(ranked[0]);
         }
-        self.searcher(limits)
-            .search(board, limits, time, stop, &[], report)
+        // Lent out for the search, which borrows the whole engine for its tables.
+        let blocked = std::mem::take(&mut self.blocked);
+        let result = self
+            .searcher(limits)
+            .search(board, limits, time, stop, &blocked, report);
+        self.blocked = blocked;
+        result
     }
 
     /// The best `n` moves, best first, within the time of `time` (fewer if the board has fewer
@@ -198,7 +239,8 @@ impl Engine {
     ) -> Vec<SearchResult> {
         let n = n.clamp(1, board.empty_count().max(1));
         let mut found: Vec<SearchResult> = Vec::new();
-        let mut excluded: Vec<Pos> = Vec::new();
+        // The blocked points are left out like the moves already found.
+        let mut excluded: Vec<Pos> = self.blocked.clone();
         for i in 0..n {
             if i > 0 && !time.has_time_to_share() {
                 break;
@@ -466,15 +508,92 @@ mod tests {
         assert_ne!(play(&b), Pos::new(7, 7));
     }
 
-    #[test]
-    fn nbest_finds_every_five_then_searches_the_rest() {
-        // Black's open four on row 7 (3..=6,7): five at 2,7 or 7,7; white has nothing.
-        let b = board(
+    /// Black's open four on row 7 (3..=6,7): five at 2,7 or 7,7; white has nothing.
+    fn open_four() -> Board {
+        board(
             Rule::Freestyle,
             &[(3, 7), (4, 7), (5, 7), (6, 7)],
             &[(0, 0), (14, 0), (0, 14), (14, 14)],
             Color::Black,
-        );
+        )
+    }
+
+    #[test]
+    fn blocked_points_are_avoided_while_another_is_free() {
+        let b = open_four();
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        };
+        let fives = [Pos::new(2, 7), Pos::new(7, 7)];
+        for one_ply in [false, true] {
+            let mut engine = Engine::new();
+            engine.set_one_ply(one_ply);
+            let think = |engine: &mut Engine| {
+                let result = engine.think(&b, &limits, Instant::now(), &stop, &mut |_| {});
+                // A searched move, not the fallback for a root with nothing to search.
+                assert!(result.depth >= 1, "one-ply {one_ply}: {result:?}");
+                result.best
+            };
+            assert!(fives.contains(&think(&mut engine)), "one-ply {one_ply}");
+            engine.block(&[Pos::new(7, 7), Pos::new(7, 7)]);
+            assert_eq!(engine.blocked(), &[Pos::new(7, 7)]);
+            assert_eq!(think(&mut engine), Pos::new(2, 7), "one-ply {one_ply}");
+            engine.block(&[Pos::new(2, 7)]);
+            let elsewhere = think(&mut engine);
+            assert!(
+                !fives.contains(&elsewhere),
+                "one-ply {one_ply}: {elsewhere}"
+            );
+            assert!(b.is_empty(elsewhere));
+            engine.unblock(&[Pos::new(7, 7), Pos::new(9, 9)]);
+            assert_eq!(think(&mut engine), Pos::new(7, 7), "one-ply {one_ply}");
+            engine.clear_blocks();
+            assert!(fives.contains(&think(&mut engine)), "one-ply {one_ply}");
+            engine.block(&fives);
+            engine.new_game();
+            assert!(engine.blocked().is_empty(), "a new game unblocks");
+        }
+    }
+
+    #[test]
+    fn nbest_leaves_blocked_points_out() {
+        let b = open_four();
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        };
+        let mut engine = Engine::new();
+        engine.block(&[Pos::new(7, 7)]);
+        let time = time_for(&limits, &b, Instant::now());
+        let found = engine.nbest(&b, &limits, &time, &stop, 3, &mut |_| {});
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0].best, Pos::new(2, 7));
+        assert!(found.iter().all(|r| r.best != Pos::new(7, 7)), "{found:?}");
+    }
+
+    #[test]
+    fn every_point_blocked_still_gives_a_legal_move() {
+        let b = Board::from_stones(5, 5, Rule::Freestyle, &[(2, 2)], &[], Color::White).unwrap();
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            max_depth: Some(2),
+            ..Limits::default()
+        };
+        let mut engine = Engine::new();
+        let all: Vec<Pos> = b.empty_cells().collect();
+        engine.block(&all);
+        let best = engine
+            .think(&b, &limits, Instant::now(), &stop, &mut |_| {})
+            .best;
+        assert!(b.is_empty(best), "{best}");
+    }
+
+    #[test]
+    fn nbest_finds_every_five_then_searches_the_rest() {
+        let b = open_four();
         let stop = AtomicBool::new(false);
         let limits = Limits {
             max_depth: Some(3),

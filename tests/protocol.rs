@@ -313,7 +313,7 @@ fn bad_input_is_answered_once_and_changes_nothing() {
         ),
         (
             vec!["DONE"],
-            "ERROR DONE without BOARD, YXBOARD or SWAP2BOARD",
+            "ERROR DONE without BOARD, YXBOARD, SWAP2BOARD, YXBLOCK or YXBLOCKUNDO",
         ),
         (
             vec!["START 4"],
@@ -608,6 +608,66 @@ fn yixin_extensions() {
 }
 
 #[test]
+fn yxblock_keeps_the_engine_off_blocked_points() {
+    let mut brain = Brain::spawn();
+    brain.expect("START 15", "OK");
+    brain.send_all(&FAST);
+    // The receiver's open four on row 7 (3..=6): five at 2,7 or 7,7.
+    let position = [
+        "YXBOARD", "3,7,1", "4,7,1", "5,7,1", "6,7,1", "0,0,2", "14,0,2", "0,14,2", "14,14,2",
+        "DONE",
+    ];
+    let fives = [Pos::new(2, 7), Pos::new(7, 7)];
+    let best = |brain: &mut Brain| {
+        brain.send_all(&position);
+        brain.send("YXNBEST 1");
+        messages_and_move(brain).1
+    };
+    assert!(fives.contains(&best(&mut brain)));
+    brain.send_all(&["YXBLOCK", "7,7", "DONE"]);
+    brain.assert_silent();
+    assert_eq!(best(&mut brain), Pos::new(2, 7));
+    brain.send_all(&["YXBLOCK", "2,7", "7,7", "DONE"]);
+    let elsewhere = best(&mut brain);
+    assert!(!fives.contains(&elsewhere), "{elsewhere}");
+    // BOARD and YXNBEST's other candidates keep off them too.
+    brain.send("YXNBEST 3");
+    let (messages, _) = messages_and_move(&brain);
+    let reported: Vec<&String> = messages
+        .iter()
+        .filter(|m| m.starts_with("nbest "))
+        .collect();
+    assert!(!reported.is_empty(), "{messages:?}");
+    for m in &reported {
+        assert!(
+            !m.contains(" move 2,7 ") && !m.contains(" move 7,7 "),
+            "{m}"
+        );
+    }
+    brain.send("BOARD");
+    brain.send_all(&position[1..]);
+    let (_, played) = messages_and_move(&brain);
+    assert!(!fives.contains(&played), "{played}");
+    // Off the board: an error, and the list is unchanged.
+    brain.send_all(&["YXBLOCKUNDO", "7,7", "15,3", "DONE"]);
+    assert_eq!(
+        brain.recv(),
+        "ERROR YXBLOCKUNDO: 15,3 is off the 15x15 board; blocked points unchanged"
+    );
+    assert!(!fives.contains(&best(&mut brain)));
+    brain.send_all(&["YXBLOCKUNDO", "7,7", "9,9", "DONE"]);
+    assert_eq!(best(&mut brain), Pos::new(7, 7));
+    brain.send("YXBLOCKRESET");
+    brain.assert_silent();
+    assert!(fives.contains(&best(&mut brain)));
+    // A new game forgets the blocks.
+    brain.send_all(&["YXBLOCK", "2,7", "7,7", "DONE"]);
+    brain.expect("RESTART", "OK");
+    assert!(fives.contains(&best(&mut brain)));
+    finish(brain);
+}
+
+#[test]
 fn swap2_answers() {
     let mut brain = Brain::spawn();
     brain.expect("START 15", "OK");
@@ -887,6 +947,9 @@ fn junk_line(rng: &mut StdRng) -> Vec<u8> {
         "YXSHOWFORBID",
         "YXHASHCLEAR",
         "YXNBEST",
+        "YXBLOCK",
+        "YXBLOCKUNDO",
+        "YXBLOCKRESET",
         "SUGGEST",
         "INFO rule",
         "INFO thread_num",

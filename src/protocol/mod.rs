@@ -2,8 +2,8 @@
 //!
 //! Input arrives as text lines (CR LF or LF, any case for keywords, surrounding blanks ignored).
 //! [`Parser`] turns lines into [`Command`]s. It is stateful only for the multi-line blocks
-//! (`BOARD`, `YXBOARD`, `SWAP2BOARD` … `DONE`): stone lines are collected until `DONE`, and a
-//! block with a bad line is answered once, after its `DONE`. Coordinates are range-checked only
+//! (`BOARD`, `YXBOARD`, `SWAP2BOARD`, `YXBLOCK`, `YXBLOCKUNDO` … `DONE`): stone lines are
+//! collected until `DONE`, and a block with a bad line is answered once, after its `DONE`. Coordinates are range-checked only
 //! against [`MAX_SIZE`] here; the session checks them against the real board.
 //!
 //! Output goes through [`Writer`], the only code that touches stdout: each [`Response`] is one
@@ -131,6 +131,13 @@ pub enum Command {
     YxHashClear,
     /// `YXNBEST n`: report the n best moves, then play the best.
     YxNbest(usize),
+    /// `YXBLOCK` … `DONE`: points the engine must not choose (Yixin-Board's analysis), added
+    /// to those already blocked.
+    YxBlock(Vec<Coord>),
+    /// `YXBLOCKUNDO` … `DONE`: points to take off the blocked list.
+    YxBlockUndo(Vec<Coord>),
+    /// `YXBLOCKRESET`: no point is blocked any more.
+    YxBlockReset,
 }
 
 /// Why a line could not be turned into a command.
@@ -240,12 +247,16 @@ impl fmt::Display for ParseError {
                 write!(f, "{block}: stone {at} given twice")
             }
             ParseError::UnterminatedBlock(block) => {
-                write!(
-                    f,
-                    "{block} block interrupted before DONE; position unchanged"
-                )
+                let kept = if block.starts_with("YXBLOCK") {
+                    "blocked points"
+                } else {
+                    "position"
+                };
+                write!(f, "{block} block interrupted before DONE; {kept} unchanged")
             }
-            ParseError::StrayDone => f.write_str("DONE without BOARD, YXBOARD or SWAP2BOARD"),
+            ParseError::StrayDone => {
+                f.write_str("DONE without BOARD, YXBOARD, SWAP2BOARD, YXBLOCK or YXBLOCKUNDO")
+            }
             ParseError::LineTooLong => f.write_str("line too long; ignored"),
             ParseError::InfoTooLong => f.write_str("INFO line too long; ignored"),
             ParseError::BadInfo { key, value } => {
@@ -257,12 +268,14 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// The three multi-line blocks.
+/// The multi-line blocks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum BlockKind {
     Board,
     YxBoard,
     Swap2Board,
+    YxBlock,
+    YxBlockUndo,
 }
 
 impl BlockKind {
@@ -271,7 +284,24 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2Board => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         }
+    }
+
+    /// True for the blocks of bare points (`x,y`, or `x,y,f` with the field ignored) rather
+    /// than stones with an owner.
+    fn takes_bare_points(self) -> bool {
+        matches!(
+            self,
+            BlockKind::Swap2Board | BlockKind::YxBlock | BlockKind::YxBlockUndo
+        )
+    }
+
+    /// True for the blocks that list points to block or unblock, where a point given twice
+    /// means the same as once.
+    fn lists_blocked_points(self) -> bool {
+        matches!(self, BlockKind::YxBlock | BlockKind::YxBlockUndo)
     }
 }
 
@@ -301,13 +331,15 @@ impl Block {
             return;
         }
         match parse_stone_line(self.kind, line) {
-            Ok(stone) if !self.seen.insert(stone.at) => {
+            Ok(stone) if self.seen.insert(stone.at) => self.stones.push(stone),
+            // A point listed twice is blocked (or unblocked) once.
+            Ok(_) if self.kind.lists_blocked_points() => {}
+            Ok(stone) => {
                 self.error = Some(ParseError::DuplicateStone {
                     block: self.kind.keyword(),
                     at: stone.at,
                 });
             }
-            Ok(stone) => self.stones.push(stone),
             Err(e) => self.error = Some(e),
         }
     }
@@ -322,12 +354,16 @@ impl Block {
             BlockKind::Swap2Board => {
                 Command::Swap2Board(self.stones.iter().map(|s| s.at).collect())
             }
+            BlockKind::YxBlock => Command::YxBlock(self.stones.iter().map(|s| s.at).collect()),
+            BlockKind::YxBlockUndo => {
+                Command::YxBlockUndo(self.stones.iter().map(|s| s.at).collect())
+            }
         })
     }
 }
 
 /// Parses a stone line: `x,y,f` in `BOARD`/`YXBOARD`; `x,y` or `x,y,f` in `SWAP2BOARD` (where
-/// the field is ignored: colours follow the order).
+/// the field is ignored: colours follow the order) and in `YXBLOCK`/`YXBLOCKUNDO`.
 fn parse_stone_line(kind: BlockKind, line: &str) -> Result<Stone, ParseError> {
     let bad = || ParseError::BadStoneLine {
         block: kind.keyword(),
@@ -335,11 +371,11 @@ fn parse_stone_line(kind: BlockKind, line: &str) -> Result<Stone, ParseError> {
     };
     let fields: Vec<&str> = line.split(',').map(str::trim).collect();
     let owner = match (kind, fields.len()) {
-        (BlockKind::Swap2Board, 2) => StoneOwner::Own,
+        (_, 2) if kind.takes_bare_points() => StoneOwner::Own,
         (_, 3) => match fields[2] {
             "1" => StoneOwner::Own,
             "2" => StoneOwner::Opponent,
-            "3" if kind != BlockKind::Swap2Board => StoneOwner::Blocked,
+            "3" if !kind.takes_bare_points() => StoneOwner::Blocked,
             _ => return Err(bad()),
         },
         _ => return Err(bad()),
@@ -427,7 +463,7 @@ impl Parser {
         Parser::default()
     }
 
-    /// True while inside a `BOARD`/`YXBOARD`/`SWAP2BOARD` block, before its `DONE`.
+    /// True while inside a multi-line block (`BOARD`, `YXBLOCK`, ...), before its `DONE`.
     pub fn in_block(&self) -> bool {
         self.block.is_some()
     }
@@ -494,6 +530,8 @@ impl Parser {
             "BOARD" => Some(BlockKind::Board),
             "YXBOARD" => Some(BlockKind::YxBoard),
             "SWAP2BOARD" => Some(BlockKind::Swap2Board),
+            "YXBLOCK" => Some(BlockKind::YxBlock),
+            "YXBLOCKUNDO" => Some(BlockKind::YxBlockUndo),
             _ => None,
         };
         if let Some(kind) = block {
@@ -524,6 +562,9 @@ const KEYWORDS: &[&str] = &[
     "YXSHOWFORBID",
     "YXHASHCLEAR",
     "YXNBEST",
+    "YXBLOCK",
+    "YXBLOCKUNDO",
+    "YXBLOCKRESET",
 ];
 
 fn is_keyword(word: &str) -> bool {
@@ -568,6 +609,7 @@ fn parse_simple(keyword: &str, rest: &str) -> Result<Command, ParseError> {
         "STOP" | "YXSTOP" => Command::Stop,
         "YXSHOWFORBID" => Command::YxShowForbid,
         "YXHASHCLEAR" => Command::YxHashClear,
+        "YXBLOCKRESET" => Command::YxBlockReset,
         "YXNBEST" => {
             let n = integer("YXNBEST", "a count of at least 1")?;
             if n < 1 {

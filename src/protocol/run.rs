@@ -468,6 +468,20 @@ impl Session {
                 Ok(())
             }
             Command::YxNbest(n) => self.nbest(n, start),
+            Command::YxBlock(points) => {
+                let points = self.points(&points, "YXBLOCK")?;
+                self.engine.block(&points);
+                Ok(())
+            }
+            Command::YxBlockUndo(points) => {
+                let points = self.points(&points, "YXBLOCKUNDO")?;
+                self.engine.unblock(&points);
+                Ok(())
+            }
+            Command::YxBlockReset => {
+                self.engine.clear_blocks();
+                Ok(())
+            }
             // The reader acts on these itself; nothing to do if one gets here.
             Command::End | Command::Stop => Ok(()),
         }
@@ -489,6 +503,18 @@ impl Session {
                 board.height()
             ))
         }
+    }
+
+    /// The board points of a `YXBLOCK`/`YXBLOCKUNDO` list: all of them, or an error naming
+    /// the first one off the board (then none is taken).
+    fn points(&self, coords: &[Coord], command: &str) -> Result<Vec<Pos>, String> {
+        coords
+            .iter()
+            .map(|&at| {
+                self.point(at, command)
+                    .map_err(|why| format!("{why}; blocked points unchanged"))
+            })
+            .collect()
     }
 
     /// Fails when the game can take no more moves.

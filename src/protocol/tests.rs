@@ -285,6 +285,44 @@ fn swap2_block_accepts_both_stone_forms() {
 }
 
 #[test]
+fn block_lists_take_bare_points_once_each() {
+    assert_eq!(
+        feed_all(&["YXBLOCK", "7,7", "8,7,1", "7,7", "DONE"]),
+        vec![Ok(Command::YxBlock(vec![c(7, 7), c(8, 7)]))]
+    );
+    assert_eq!(
+        feed_all(&["yxblockundo", "8,7", "DONE"]),
+        vec![Ok(Command::YxBlockUndo(vec![c(8, 7)]))]
+    );
+    assert_eq!(
+        feed_all(&["YXBLOCK", "DONE"]),
+        vec![Ok(Command::YxBlock(vec![]))]
+    );
+    assert_eq!(one("YXBLOCKRESET"), Ok(Command::YxBlockReset));
+    assert_eq!(
+        feed_all(&["YXBLOCK", "7,7,3", "DONE"]),
+        vec![Err(ParseError::BadStoneLine {
+            block: "YXBLOCK",
+            line: "7,7,3".into()
+        })]
+    );
+    // Cut short by another command: one error, which says the list is unchanged, then the
+    // command.
+    let results = feed_all(&["YXBLOCK", "7,7", "BEGIN"]);
+    assert_eq!(
+        results,
+        vec![
+            Err(ParseError::UnterminatedBlock("YXBLOCK")),
+            Ok(Command::Begin)
+        ]
+    );
+    assert_eq!(
+        results[0].as_ref().unwrap_err().to_string(),
+        "YXBLOCK block interrupted before DONE; blocked points unchanged"
+    );
+}
+
+#[test]
 fn responses_format() {
     let p = |x, y| Pos::new(x, y);
     assert_eq!(Response::Ok.to_string(), "OK");

@@ -64,8 +64,8 @@ pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
     situation
 }
 
-/// [`generate`] for a root with points left out (the moves `YXNBEST` has already found):
-/// every five, not only the first, and once all of the situation's
+/// [`generate`] for a root with points left out (the moves `YXNBEST` has already found, the
+/// points `YXBLOCK` blocked): every five, not only the first, and once all of the situation's
 /// moves are left out, the candidates of a position where nothing is forced, so that the best
 /// of the rest is searched. Returns the situation the moves answer: [`Situation::Free`] in
 /// that last case.
