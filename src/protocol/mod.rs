@@ -3,8 +3,9 @@
 //! Input arrives as text lines (CR LF or LF, any case for keywords, surrounding blanks ignored).
 //! [`Parser`] turns lines into [`Command`]s. It is stateful only for the multi-line blocks
 //! (`BOARD`, `YXBOARD`, `SWAP2BOARD`, `YXBLOCK`, `YXBLOCKUNDO` … `DONE`): stone lines are
-//! collected until `DONE`, and a block with a bad line is answered once, after its `DONE`. Coordinates are range-checked only
-//! against [`MAX_SIZE`] here; the session checks them against the real board.
+//! collected until `DONE`, and a block with a bad line is answered once, after its `DONE`.
+//! Coordinates are range-checked only against [`MAX_SIZE`] here; the session checks them
+//! against the real board.
 //!
 //! Output goes through [`Writer`], the only code that touches stdout: each [`Response`] is one
 //! whole line ending in `\n`, written with a single call and flushed at once, because managers
@@ -186,7 +187,8 @@ pub enum ParseError {
     /// An `INFO` line longer than the input cap (never answered at once, see
     /// [`Self::is_deferred`]).
     InfoTooLong,
-    /// An `INFO` line whose value cannot be used (never answered at once, see [`Self::is_deferred`]).
+    /// An `INFO` line whose value cannot be used (never answered at once, see
+    /// [`Self::is_deferred`]).
     BadInfo {
         /// The key, lower-cased.
         key: String,
@@ -362,8 +364,8 @@ impl Block {
     }
 }
 
-/// Parses a stone line: `x,y,f` in `BOARD`/`YXBOARD`; `x,y` or `x,y,f` in `SWAP2BOARD` (where
-/// the field is ignored: colours follow the order) and in `YXBLOCK`/`YXBLOCKUNDO`.
+/// Parses a stone line: `x,y,f` in `BOARD`/`YXBOARD`; `x,y` or `x,y,f` with the field ignored
+/// in `SWAP2BOARD` (where colours follow the order) and in `YXBLOCK`/`YXBLOCKUNDO`.
 fn parse_stone_line(kind: BlockKind, line: &str) -> Result<Stone, ParseError> {
     let bad = || ParseError::BadStoneLine {
         block: kind.keyword(),
