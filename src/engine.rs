@@ -155,7 +155,10 @@ impl Engine {
         }
     }
 
-    fn searcher(&mut self, limits: &Limits) -> &mut Searcher {
+    /// The searcher in `slot`, made on first use, with its table sized for `limits`. A
+    /// function of the field rather than of the engine, so a search can borrow the engine's
+    /// other fields (the blocked points) alongside it.
+    fn searcher<'a>(slot: &'a mut Option<Searcher>, limits: &Limits) -> &'a mut Searcher {
         // Helper threads' own tables come out of the memory limit before the table's share.
         let helpers = limits.search_threads() - 1;
         let memory = Limits {
@@ -169,7 +172,7 @@ impl Engine {
             Some(scaled) => table_bytes(&memory).min(scaled),
             None => table_bytes(&memory),
         };
-        let searcher = self.searcher.get_or_insert_with(|| Searcher::new(bytes));
+        let searcher = slot.get_or_insert_with(|| Searcher::new(bytes));
         searcher.resize_table(bytes);
         searcher
     }
@@ -213,13 +216,14 @@ impl Engine {
                 .copied()
                 .unwrap_or(ranked[0]);
         }
-        // Lent out for the search, which borrows the whole engine for its tables.
-        let blocked = std::mem::take(&mut self.blocked);
-        let result = self
-            .searcher(limits)
-            .search(board, limits, time, stop, &blocked, report);
-        self.blocked = blocked;
-        result
+        Self::searcher(&mut self.searcher, limits).search(
+            board,
+            limits,
+            time,
+            stop,
+            &self.blocked,
+            report,
+        )
     }
 
     /// The best `n` moves, best first, within the time of `time` (fewer if the board has fewer
@@ -255,8 +259,14 @@ impl Engine {
                 }
             } else {
                 let part = time.split((n - i) as u64);
-                self.searcher(limits)
-                    .search(board, limits, &part, stop, &excluded, &mut |_| {})
+                Self::searcher(&mut self.searcher, limits).search(
+                    board,
+                    limits,
+                    &part,
+                    stop,
+                    &excluded,
+                    &mut |_| {},
+                )
             };
             if excluded.contains(&result.best) {
                 break;
