@@ -528,20 +528,36 @@ mod tests {
         )
     }
 
-    #[test]
-    fn blocked_points_are_avoided_while_another_is_free() {
-        let b = open_four();
+    /// `engine`'s move on `b` from an untimed search to `depth`.
+    fn think_to_depth(engine: &mut Engine, b: &Board, depth: u32) -> SearchResult {
+        let limits = Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
         let stop = AtomicBool::new(false);
+        engine.think(b, &limits, Instant::now(), &stop, &mut |_| {})
+    }
+
+    /// `engine`'s best `n` moves on `b`, searched untimed to depth 3.
+    fn nbest_to_depth_3(engine: &mut Engine, b: &Board, n: usize) -> Vec<SearchResult> {
         let limits = Limits {
             max_depth: Some(3),
             ..Limits::default()
         };
+        let time = time_for(&limits, b, Instant::now());
+        let stop = AtomicBool::new(false);
+        engine.nbest(b, &limits, &time, &stop, n, &mut |_| {})
+    }
+
+    #[test]
+    fn blocked_points_are_avoided_while_another_is_free() {
+        let b = open_four();
         let fives = [Pos::new(2, 7), Pos::new(7, 7)];
         for one_ply in [false, true] {
             let mut engine = Engine::new();
             engine.set_one_ply(one_ply);
             let think = |engine: &mut Engine| {
-                let result = engine.think(&b, &limits, Instant::now(), &stop, &mut |_| {});
+                let result = think_to_depth(engine, &b, 3);
                 // A searched move, not the fallback for a root with nothing to search.
                 assert!(result.depth >= 1, "one-ply {one_ply}: {result:?}");
                 result.best
@@ -570,15 +586,9 @@ mod tests {
     #[test]
     fn nbest_leaves_blocked_points_out() {
         let b = open_four();
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            max_depth: Some(3),
-            ..Limits::default()
-        };
         let mut engine = Engine::new();
         engine.block(&[Pos::new(7, 7)]);
-        let time = time_for(&limits, &b, Instant::now());
-        let found = engine.nbest(&b, &limits, &time, &stop, 3, &mut |_| {});
+        let found = nbest_to_depth_3(&mut engine, &b, 3);
         assert_eq!(found.len(), 3);
         assert_eq!(found[0].best, Pos::new(2, 7));
         assert!(found.iter().all(|r| r.best != Pos::new(7, 7)), "{found:?}");
@@ -587,30 +597,17 @@ mod tests {
     #[test]
     fn every_point_blocked_still_gives_a_legal_move() {
         let b = Board::from_stones(5, 5, Rule::Freestyle, &[(2, 2)], &[], Color::White).unwrap();
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            max_depth: Some(2),
-            ..Limits::default()
-        };
         let mut engine = Engine::new();
         let all: Vec<Pos> = b.empty_cells().collect();
         engine.block(&all);
-        let best = engine
-            .think(&b, &limits, Instant::now(), &stop, &mut |_| {})
-            .best;
+        let best = think_to_depth(&mut engine, &b, 2).best;
         assert!(b.is_empty(best), "{best}");
     }
 
     #[test]
     fn nbest_finds_every_five_then_searches_the_rest() {
         let b = open_four();
-        let stop = AtomicBool::new(false);
-        let limits = Limits {
-            max_depth: Some(3),
-            ..Limits::default()
-        };
-        let time = time_for(&limits, &b, Instant::now());
-        let found = Engine::new().nbest(&b, &limits, &time, &stop, 3, &mut |_| {});
+        let found = nbest_to_depth_3(&mut Engine::new(), &b, 3);
         let fives = [Pos::new(2, 7), Pos::new(7, 7)];
         assert_eq!(found.len(), 3, "{found:?}");
         assert!(
