@@ -1645,47 +1645,46 @@ mod tests {
             eval,
             "an empty table"
         );
-        ctl.tt.store(
-            pos.hash(),
-            None,
-            score_to_tt(eval + 500, 1),
-            3,
-            Bound::Lower,
-        );
-        assert_eq!(
-            leaf(&mut worker, pos, eval + 99, eval + 100),
-            eval + 500,
-            "a cutoff"
-        );
-        assert_eq!(
-            leaf(&mut worker, pos, eval - 100, eval + 100),
-            eval,
-            "a PV leaf"
-        );
-        ctl.tt.store(
-            pos.hash(),
-            None,
-            score_to_tt(eval + 500, 1),
-            3,
-            Bound::Upper,
-        );
-        assert_eq!(
-            leaf(&mut worker, pos, eval + 99, eval + 100),
-            eval,
-            "an upper bound above"
-        );
-        ctl.tt.store(
-            pos.hash(),
-            None,
-            score_to_tt(eval - 500, 1),
-            3,
-            Bound::Upper,
-        );
-        assert_eq!(
-            leaf(&mut worker, pos, eval + 99, eval + 100),
-            eval - 500,
-            "below alpha"
-        );
+        // (stored score, bound, alpha, beta, expected, what): each stored over the last.
+        let cases = [
+            (
+                eval + 500,
+                Bound::Lower,
+                eval + 99,
+                eval + 100,
+                eval + 500,
+                "a cutoff",
+            ),
+            (
+                eval + 500,
+                Bound::Lower,
+                eval - 100,
+                eval + 100,
+                eval,
+                "a PV leaf",
+            ),
+            (
+                eval + 500,
+                Bound::Upper,
+                eval + 99,
+                eval + 100,
+                eval,
+                "an upper bound above",
+            ),
+            (
+                eval - 500,
+                Bound::Upper,
+                eval + 99,
+                eval + 100,
+                eval - 500,
+                "below alpha",
+            ),
+        ];
+        for (stored, bound, alpha, beta, expected, what) in cases {
+            ctl.tt
+                .store(pos.hash(), None, score_to_tt(stored, 1), 3, bound);
+            assert_eq!(leaf(&mut worker, pos, alpha, beta), expected, "{what}");
+        }
     }
 
     /// The singular test lengthens the table's move when no other move reaches the test's
