@@ -55,20 +55,17 @@ export WINEPREFIX
 # One Wine server for every run below, so that an engine starts in milliseconds, not seconds.
 wineserver -p30 >/dev/null 2>&1 || true
 
-about=$(echo ABOUT | wine "$exe" 2>/dev/null || true)
-case "$about" in
-  name=*) ;;
-  *)
-    echo "windows-check: this Wine cannot start the .exe as it is; adding the bcryptprimitives.dll stand-in"
-    x86_64-w64-mingw32-gcc -shared -O2 -o "$wine_dir/bcryptprimitives.dll" \
-      scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def
-    about=$(echo ABOUT | wine "$exe" 2>/dev/null || true)
-    case "$about" in
-      name=*) ;;
-      *) echo "windows-check: the .exe still does not start under Wine" >&2; exit 1 ;;
-    esac
-    ;;
-esac
+# The .exe answers ABOUT with its name line when Wine can start it.
+starts() {
+  about=$(echo ABOUT | wine "$exe" 2>/dev/null || true)
+  [[ $about == name=* ]]
+}
+if ! starts; then
+  echo "windows-check: this Wine cannot start the .exe as it is; adding the bcryptprimitives.dll stand-in"
+  x86_64-w64-mingw32-gcc -shared -O2 -o "$wine_dir/bcryptprimitives.dll" \
+    scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def
+  starts || { echo "windows-check: the .exe still does not start under Wine" >&2; exit 1; }
+fi
 echo "windows-check: $(wine --version): $about"
 
 # 1. The bench signature.
