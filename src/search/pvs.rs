@@ -982,7 +982,12 @@ impl Worker {
             // deeper bounds change which moves fail high and are searched again. Against the
             // engine without it, at 1 s/move and 6 s/game (300 games each): freestyle +11.6
             // +/- 39.9 and +25.5 +/- 38.9 Elo, renju +27.9 +/- 32.9, standard +5.8 +/- 36.5,
-            // caro +15.1 +/- 35.9; +17.6 +/- 16.4 over the 1,500 games (LOS 98.3 %).
+            // caro +15.1 +/- 35.9; +17.6 +/- 16.4 over the 1,500 games (LOS 98.3 %). Also
+            // taking a bound that does not settle the window in place of the static value
+            // when it lies on the right side of it (and an exact entry at a PV leaf; bench
+            // 3,295,760 nodes), against this, same conditions: freestyle +4.6 +/- 35.4, renju
+            // +15.1 +/- 35.6, standard +23.2 +/- 37.0; +14.0 +/- 20.8 over the 900 games (LOS
+            // 90.7 %), short of the bar: not adopted.
             if beta - alpha == 1 && excluded.is_none() {
                 let cutoff = probe_in_node_terms(ctl.tt, pos, ply_i)
                     .and_then(|e| table_cutoff(&e, depth, alpha, beta));
@@ -1004,7 +1009,13 @@ impl Worker {
         // node from 5 plies it cost 2.8 times the bench's nodes for the same moves and
         // scores); and a VCF of the opponent's as if it moved again (200 nodes, 3 or more
         // plies, nothing forced), found lines restricting the moves to their points and our
-        // own fours, -6.9 +/- 27.9 (400 games).
+        // own fours, -6.9 +/- 27.9 (400 games). Nor was asking the table first, so that an
+        // entry settling a null-window node spares the probe (such an entry comes from a
+        // search at least as deep, whose own probe failed: a VCF found is not stored): bench
+        // 2,923,631 -> 2,921,814 nodes, but 0.2 % more instructions, the solver's own table
+        // making a repeated probe cheap; at 1 s/move and 6 s/game (300 games each) freestyle
+        // +32.5 +/- 30.0, renju -2.3 +/- 29.5, standard -15.1 +/- 31.4, +5.5 +/- 17.5 over
+        // the 900: not adopted.
         if depth >= INTERIOR_VCF_DEPTH && !forced && excluded.is_none() {
             if let Some(length) = self.vcf_length(pos, 100, INTERIOR_VCF_NODES) {
                 return WIN_SCORE - ply_i - length as i32;
@@ -1027,7 +1038,12 @@ impl Worker {
         // shallower, beats beta by 150 points (the table's entry not saying otherwise) cut the
         // bench's nodes by 8 % but scored +5.2 +/- 31.7 Elo (freestyle, 0.2 s/move, 400
         // games), and on a match clock, 1 s/move and 6 s/game, -1.2 +/- 36.4 (300 games): not
-        // adopted.
+        // adopted. Nor razoring: a non-PV node one ply from the horizon, nothing forced, where
+        // the mover has no flexible-three point, four, four-three or double three and the
+        // opponent no flexible-four point, returning its static value when that is 200 or
+        // more below alpha (in the bench a child beat such a node's static value by over 200
+        // in 0.5 % of them; bench 3,337,226 nodes): freestyle, 1 s/move and 6 s/game, +12.7
+        // +/- 33.1 and +10.4 +/- 33.5 (300 games each; +11.6 +/- 23.5, LOS 83 %).
         //
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
