@@ -986,8 +986,8 @@ impl Worker {
             // taking a bound that does not settle the window in place of the static value
             // when it lies on the right side of it (and an exact entry at a PV leaf; bench
             // 3,295,760 nodes), against this, same conditions: freestyle +4.6 +/- 35.4, renju
-            // +15.1 +/- 35.6, standard +23.2 +/- 37.0; +14.0 +/- 20.8 over the 900 games (LOS
-            // 90.7 %), short of the bar: not adopted.
+            // +15.1 +/- 35.6, standard +23.2 +/- 37.0, caro +20.9 +/- 34.5; +15.9 +/- 17.8 over
+            // the 1,200 games (LOS 96.0 %), just short of the bar of 97 %: not adopted.
             if beta - alpha == 1 && excluded.is_none() {
                 let cutoff = probe_in_node_terms(ctl.tt, pos, ply_i)
                     .and_then(|e| table_cutoff(&e, depth, alpha, beta));
