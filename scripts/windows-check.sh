@@ -55,7 +55,7 @@ export WINEPREFIX
 # One Wine server for every run below, so that an engine starts in milliseconds, not seconds.
 wineserver -p30 >/dev/null 2>&1 || true
 
-# The .exe answers ABOUT with its name line when Wine can start it.
+# The .exe answers ABOUT with its name line (kept in $about) when Wine can start it.
 starts() {
   about=$(echo ABOUT | wine "$exe" 2>/dev/null || true)
   [[ $about == name=* ]]

@@ -973,6 +973,7 @@ impl Worker {
         // stopped; the bench took 2.3 times the nodes for its depths), and at PV nodes only
         // -0.9 +/- 30.3 (400 games; bench nodes +15 %).
         let depth = if forced { depth.max(1) } else { depth };
+        let pv_node = beta - alpha > 1;
         if depth <= 0 {
             // A leaf outside the principal variation first asks the table: an entry from an
             // earlier search of this position (every entry is at least a ply deep) cuts off as
@@ -988,7 +989,7 @@ impl Worker {
             // 3,295,760 nodes), against this, same conditions: freestyle +4.6 +/- 35.4, renju
             // +15.1 +/- 35.6, standard +23.2 +/- 37.0, caro +20.9 +/- 34.5; +15.9 +/- 17.8 over
             // the 1,200 games (LOS 96.0 %), just short of the bar of 97 %: not adopted.
-            if beta - alpha == 1 && excluded.is_none() {
+            if !pv_node && excluded.is_none() {
                 let cutoff = probe_in_node_terms(ctl.tt, pos, ply_i)
                     .and_then(|e| table_cutoff(&e, depth, alpha, beta));
                 if let Some(score) = cutoff {
@@ -1021,7 +1022,6 @@ impl Worker {
                 return WIN_SCORE - ply_i - length as i32;
             }
         }
-        let pv_node = beta - alpha > 1;
         let tt_entry = probe_in_node_terms(ctl.tt, pos, ply_i);
         let mut tt_move = None;
         if let Some(e) = tt_entry {
