@@ -986,9 +986,11 @@ impl Worker {
             // caro +15.1 +/- 35.9; +17.6 +/- 16.4 over the 1,500 games (LOS 98.3 %). Also
             // taking a bound that does not settle the window in place of the static value
             // when it lies on the right side of it (and an exact entry at a PV leaf; bench
-            // 3,295,760 nodes), against this, same conditions: freestyle +4.6 +/- 35.4, renju
-            // +15.1 +/- 35.6, standard +23.2 +/- 37.0, caro +20.9 +/- 34.5; +15.9 +/- 17.8 over
-            // the 1,200 games (LOS 96.0 %), just short of the bar of 97 %: not adopted.
+            // 3,295,760 nodes), against this, same conditions: freestyle +4.6 +/- 35.4 and
+            // -9.3 +/- 33.5, renju +15.1 +/- 35.6 and -6.9 +/- 35.4, standard +23.2 +/- 37.0,
+            // +12.7 +/- 36.5 and -4.6 +/- 33.1, caro +20.9 +/- 34.5, +15.1 +/- 38.6 and -22.0
+            // +/- 35.8, freestyle on 20x20 +13.9 +/- 34.7: +5.2 +/- 10.7 over the 3,300 games
+            // (LOS 83 %; the first 1,200 had given +15.9 +/- 17.8): not adopted, for any rule.
             if !pv_node && excluded.is_none() {
                 let cutoff = probe_in_node_terms(ctl.tt, pos, ply_i)
                     .and_then(|e| table_cutoff(&e, depth, alpha, beta));
