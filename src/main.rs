@@ -46,8 +46,8 @@ fn main() -> anyhow::Result<()> {
                     })?,
                 None => 1,
             };
-            wuzi::bench::run(depth, threads, &mut std::io::stdout().lock())?;
-            Ok(())
+            let result = wuzi::bench::run(depth, threads, &mut std::io::stdout().lock());
+            quiet_if_reader_left(result.map(drop))
         }
         Some("version" | "--version" | "-V") => {
             println!("wuzi {}", env!("CARGO_PKG_VERSION"));
@@ -58,6 +58,23 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some(other) => bail!("unknown mode {other:?}\n{USAGE}"),
+    }
+}
+
+/// A broken pipe on stdout means the reader has gone (`pbrain-wuzi bench | head`): the
+/// command stops there, as other command-line tools do, instead of reporting it as a failure.
+fn quiet_if_reader_left(result: anyhow::Result<()>) -> anyhow::Result<()> {
+    match result {
+        Err(e)
+            if e.chain().any(|cause| {
+                cause
+                    .downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            Ok(())
+        }
+        other => other,
     }
 }
 
