@@ -1044,8 +1044,9 @@ impl Worker {
         // the mover has no flexible-three point, four, four-three or double three and the
         // opponent no flexible-four point, returning its static value when that is 200 or
         // more below alpha (in the bench a child beat such a node's static value by over 200
-        // in 0.5 % of them; bench 3,337,226 nodes): freestyle, 1 s/move and 6 s/game, +12.7
-        // +/- 33.1 and +10.4 +/- 33.5 (300 games each; +11.6 +/- 23.5, LOS 83 %).
+        // in 0.5 % of them; bench 3,337,226 nodes), at 1 s/move and 6 s/game (300 games
+        // each): freestyle +12.7 +/- 33.1 and +10.4 +/- 33.5, renju -6.9 +/- 32.3, standard
+        // -33.7 +/- 35.0, caro +0.0 +/- 35.3; -3.0 +/- 15.1 over the 1,500 (LOS 35 %).
         //
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
