@@ -484,6 +484,52 @@ impl Position {
         });
     }
 
+    /// Replaces `out` with the empty cells where a stone of `attacker`'s opponent leaves
+    /// `attacker` no five to make: its five cell when it has exactly one, none when it has two
+    /// or more. Under caro a stone also stops a five by closing it at its far end (only
+    /// opponent stones close a caro five), so the cell beside a five may stop it, and one
+    /// stone may stop two fives at once (in `o.xxxx.` the right point closes the left one's
+    /// five); every such cell is listed, in the order found.
+    pub fn five_blocks(&self, attacker: Color, out: &mut Vec<Pos>) {
+        self.four_cells(attacker, Combo::Five, out);
+        if !self.rule().is_caro() {
+            if out.len() > 1 {
+                out.clear();
+            }
+            return;
+        }
+        let fives = std::mem::take(out);
+        let board = &self.board;
+        let rule = self.rule();
+        let defender = attacker.opponent();
+        let mut lines = board.lines().clone();
+        // A stone that stops a five lies on it or at one of its ends: within five of its five
+        // cell on the five's line.
+        for &five in &fives {
+            for (dx, dy) in DIRECTIONS {
+                for k in -5..=5i64 {
+                    let x = five.xu() as i64 + dx as i64 * k;
+                    let y = five.yu() as i64 + dy as i64 * k;
+                    if !board.in_bounds(x, y) {
+                        continue;
+                    }
+                    let cell = Pos::new(x as usize, y as usize);
+                    if !board.is_empty(cell) || out.contains(&cell) {
+                        continue;
+                    }
+                    lines.add(defender, cell);
+                    let stops = fives
+                        .iter()
+                        .all(|&f| f == cell || !crate::board::is_win_on(&lines, rule, f, attacker));
+                    lines.remove(defender, cell);
+                    if stops {
+                        out.push(cell);
+                    }
+                }
+            }
+        }
+    }
+
     /// The key pairs of the empty cells read from the lines: the twin of the incremental keys.
     fn keys_from_scratch(&self) -> Box<[u32; KEY_SLOTS]> {
         let mut keys = boxed_array(0);
@@ -887,5 +933,46 @@ mod tests {
         pos.undo_move();
         assert_eq!(pos.totals, before);
         pos.assert_consistent();
+    }
+
+    /// Black's four on row 7 under each rule, white to move: the cells where a white stone
+    /// leaves black no five.
+    fn five_blocks_on_row(rule: Rule, black: &[usize], white: &[usize]) -> Vec<Pos> {
+        let stones = |xs: &[usize]| xs.iter().map(|&x| (x, 7)).collect::<Vec<_>>();
+        let mut white = stones(white);
+        white.push((0, 14));
+        let board = Board::from_stones(15, 15, rule, &stones(black), &white, Color::White)
+            .expect("a legal test position");
+        let mut blocks = vec![Pos::new(14, 14)];
+        Position::new(&board).five_blocks(Color::Black, &mut blocks);
+        blocks.sort();
+        blocks
+    }
+
+    #[test]
+    fn caro_fives_are_stopped_from_beside_them() {
+        let row = |xs: &[usize]| xs.iter().map(|&x| Pos::new(x, 7)).collect::<Vec<_>>();
+        // `oxxxx._`: the five point, or the point after it, which closes that five.
+        assert_eq!(
+            five_blocks_on_row(Rule::Caro, &[3, 4, 5, 6], &[2]),
+            row(&[7, 8])
+        );
+        assert_eq!(
+            five_blocks_on_row(Rule::Freestyle, &[3, 4, 5, 6], &[2]),
+            row(&[7])
+        );
+        // `o.xxxx.`: two five points, both stopped by a stone on the right one.
+        assert_eq!(
+            five_blocks_on_row(Rule::Caro, &[4, 5, 6, 7], &[2]),
+            row(&[8])
+        );
+        assert_eq!(
+            five_blocks_on_row(Rule::Freestyle, &[4, 5, 6, 7], &[2]),
+            row(&[])
+        );
+        // `.xxxx.` with room on both sides: no one stone stops it.
+        assert_eq!(five_blocks_on_row(Rule::Caro, &[4, 5, 6, 7], &[]), row(&[]));
+        // No four: nothing to stop.
+        assert_eq!(five_blocks_on_row(Rule::Caro, &[4, 5, 6], &[]), row(&[]));
     }
 }

@@ -135,3 +135,28 @@ fn fixed_depth_search_is_deterministic() {
     assert_eq!(first, second);
     assert!(first.nodes > 0);
 }
+
+/// Caro: only opponent stones close a five, so in `o.xxxx.` a white stone on the right five
+/// point also closes the left one's five at both ends. Black's `x.xx` in a column under a
+/// white stone (`o.x.xx..`) makes only that, which one block answers: no win for black,
+/// where under freestyle the same stones make an open four at once.
+#[test]
+fn caro_four_closed_by_its_own_block_does_not_win() {
+    let black = [(7, 3), (7, 5), (7, 6)];
+    let white = [(7, 1), (0, 14), (14, 0)];
+    let b = board(Rule::Caro, &black, &white, Color::Black);
+    let r = search(&b, 5);
+    assert!(r.score < WIN_SCORE - 1000, "caro: {r:?}");
+    let b = board(Rule::Freestyle, &black, &white, Color::Black);
+    let r = search(&b, 5);
+    assert!(r.score > WIN_SCORE - 1000, "freestyle: {r:?}");
+
+    // White to move against the four: the one stone that stops both fives.
+    let black = [(7, 3), (7, 4), (7, 5), (7, 6)];
+    let b = board(Rule::Caro, &black, &white, Color::White);
+    for threads in [1, 2] {
+        let r = search_threads(&b, 5, threads);
+        assert_eq!(r.best, Pos::new(7, 7), "{r:?}");
+        assert!(r.score > -(WIN_SCORE - 1000), "{r:?}");
+    }
+}

@@ -310,7 +310,8 @@ fn compute(key: usize, rule: FiveRule, space: KeySpace, memo: &mut [u8]) -> u8 {
             best = best.max(child);
         }
         match (fives, best) {
-            (f, _) if f >= 2 => Pattern::FlexFour,
+            (f, _) if f >= 2 && !one_stone_stops_all(key, rule, space, memo) => Pattern::FlexFour,
+            (f, _) if f >= 2 => Pattern::Four,
             (1, _) => Pattern::Four,
             (_, Pattern::FlexFour) => Pattern::FlexThree,
             (_, Pattern::Four) => Pattern::Three,
@@ -322,6 +323,26 @@ fn compute(key: usize, rule: FiveRule, space: KeySpace, memo: &mut [u8]) -> u8 {
     };
     memo[key] = result as u8;
     result as u8
+}
+
+/// Caro only: true if one opponent stone on the window stops every five the centre's line can
+/// make in one move. Only opponent stones close a caro five, so a stone on one five point can
+/// close the other's five: in `o.xxXx.` the points on either side make five, but an
+/// opponent stone on the right one closes the left one's five at both ends. Such a shape is a
+/// four (one block answers it), not a flexible four. Under the other rules a stone stops only
+/// the five through its own point.
+fn one_stone_stops_all(key: usize, rule: FiveRule, space: KeySpace, memo: &mut [u8]) -> bool {
+    if !matches!(rule, FiveRule::Caro | FiveRule::CaroExact) {
+        return false;
+    }
+    let KeySpace::Binary = space else {
+        return false;
+    };
+    let cells = space.decode(key);
+    (0..10).any(|s| {
+        cells[window_index(s)] == Slot::Empty
+            && Pattern::from_u8(compute(key | 1 << (10 + s), rule, space, memo)) < Pattern::Four
+    })
 }
 
 fn build(rule: FiveRule, space: KeySpace) -> Box<[u8]> {
@@ -653,6 +674,22 @@ mod tests {
         assert_eq!(shape(c, "..oxxXx.o......"), Pattern::Dead);
         assert_eq!(shape(c, "..oxxXx..o....."), Pattern::Four);
         assert_eq!(shape(Rule::CaroExact, "..xxxXxx......."), Pattern::Overline);
+        // Two five points, but an opponent stone on the right one closes the left one's five
+        // at both ends: a four, which one block answers.
+        assert_eq!(shape(c, "..o.xxXx......."), Pattern::Four);
+        assert_eq!(shape(c, "..o.xxXx.o....."), Pattern::Four);
+        assert_eq!(shape(c, "...o.xxXx......"), Pattern::Four);
+        // With room on the left, no one stone stops both.
+        assert_eq!(shape(c, "..o..xxXx......"), Pattern::FlexFour);
+        assert_eq!(shape(c, "...xxXx........"), Pattern::FlexFour);
+        assert_eq!(shape(Rule::Freestyle, "..o.xxXx......."), Pattern::FlexFour);
+        // The threes follow: beside such a point a three makes only fours.
+        assert_eq!(shape(c, "..o.xxX........"), Pattern::Three);
+        assert_eq!(
+            shape(Rule::Freestyle, "..o.xxX........"),
+            Pattern::FlexThree
+        );
+        assert_eq!(shape(c, "....xxX........"), Pattern::FlexThree);
     }
 
     /// Freestyle shapes never depend on the cells five away (the update skips them, and the

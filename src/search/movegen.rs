@@ -1,7 +1,8 @@
 //! Move generation for the search: the winning move when there is one, exactly the defences
 //! when the opponent threatens, otherwise every point near the stones, scored for ordering.
 
-use crate::board::pattern::Combo;
+use crate::board::lines::DIRECTIONS;
+use crate::board::pattern::{Combo, Pattern};
 use crate::eval::DEFENCE_SIXTEENTHS;
 use crate::position::Position;
 use crate::types::Pos;
@@ -92,6 +93,14 @@ fn fill(pos: &Position, situation: Situation, moves: &mut Vec<(Pos, i32)>, all_f
     let me = pos.side_to_move();
     let op = me.opponent();
     let board = pos.board();
+    if situation == Situation::MustBlockFive && board.rule().is_caro() {
+        // Caro fives are also stopped from beside them, and two of them may be stopped by
+        // one stone: every such stone, and none when no one stone stops them all.
+        let mut blocks = Vec::new();
+        pos.five_blocks(op, &mut blocks);
+        moves.extend(blocks.into_iter().map(|p| (p, order_score(pos, p))));
+        return;
+    }
     // The cells worth looking at: four-cells for forced situations (a forced reply may lie
     // anywhere on the board), candidate cells near the stones otherwise.
     let mut rows = [0u32; crate::types::MAX_SIZE];
@@ -102,6 +111,26 @@ fn fill(pos: &Position, situation: Situation, moves: &mut Vec<(Pos, i32)>, all_f
             Situation::MustDefendThree => pos.four_rows(me)[y] | pos.four_rows(op)[y],
             Situation::Free => pos.candidate_rows()[y],
         };
+    }
+    if situation == Situation::MustDefendThree && board.rule().is_caro() {
+        // Caro: a stone beside a three may also stop it, by closing the five its flexible
+        // four would make (see [`Position::five_blocks`]): every empty point within five of
+        // the opponent's flexible-four points, on the lines where they make one.
+        pos.for_each_four_cell(op, |f| {
+            let patterns = pos.shape(f, op).patterns();
+            for (&(dx, dy), &pattern) in DIRECTIONS.iter().zip(&patterns) {
+                if pattern != Pattern::FlexFour {
+                    continue;
+                }
+                for k in -5..=5i64 {
+                    let x = f.xu() as i64 + i64::from(dx) * k;
+                    let y = f.yu() as i64 + i64::from(dy) * k;
+                    if board.in_bounds(x, y) && board.is_empty(Pos::new(x as usize, y as usize)) {
+                        rows[y as usize] |= 1 << x;
+                    }
+                }
+            }
+        });
     }
     for (y, &row) in rows.iter().enumerate().take(board.height()) {
         let mut bits = row;
@@ -157,6 +186,31 @@ mod tests {
                 .expect("a legal test position");
             let pos = Position::new(&board);
             assert_eq!(generate(&pos, &mut moves), expected, "{rule}");
+        }
+    }
+
+    #[test]
+    fn caro_threes_are_also_stopped_from_beside_them() {
+        // Black's split three x.xx on row 7 makes its one flexible four at 5,7 (five points
+        // 3,7 and 8,7). Under caro a white stone one beyond either five point, 2,7 or 9,7,
+        // stops it too: then one block closes both fives.
+        let black = [(4, 7), (6, 7), (7, 7)];
+        let white = [(0, 0), (14, 14), (0, 14)];
+        let mut moves = Vec::new();
+        for (rule, beside) in [(Rule::Caro, true), (Rule::Freestyle, false)] {
+            let board = Board::from_stones(15, 15, rule, &black, &white, Color::White)
+                .expect("a legal test position");
+            let pos = Position::new(&board);
+            assert_eq!(
+                generate(&pos, &mut moves),
+                Situation::MustDefendThree,
+                "{rule}"
+            );
+            let has = |x: usize| moves.iter().any(|&(p, _)| p == Pos::new(x, 7));
+            for x in [3, 5, 8] {
+                assert!(has(x), "{rule}: {x},7 missing");
+            }
+            assert_eq!(has(2) && has(9), beside, "{rule}");
         }
     }
 }

@@ -111,6 +111,38 @@ impl VcfSolver {
         won
     }
 
+    /// Caro, the defender to move against the attacker's four (`five` one of its five cells):
+    /// true if no one stone stops every five, or if each stone that does loses to a further
+    /// VCF. Caro fives are also stopped from beside them (see [`Position::five_blocks`]), so
+    /// a four may have several blocks; the line kept is the last block's.
+    fn caro_four_wins(
+        &mut self,
+        pos: &mut Position,
+        depth: u8,
+        abort: &dyn Fn() -> bool,
+        five: Pos,
+    ) -> bool {
+        let mut blocks = Vec::new();
+        pos.five_blocks(pos.side_to_move().opponent(), &mut blocks);
+        let Some(&last) = blocks.last() else {
+            self.line.push(five);
+            return true;
+        };
+        let start = self.line.len();
+        for &block in &blocks {
+            self.line.truncate(start);
+            pos.make_move(block);
+            let won = self.attack(pos, depth - 1, abort);
+            pos.undo_move();
+            if !won {
+                self.line.truncate(start);
+                return false;
+            }
+        }
+        self.line.push(last);
+        true
+    }
+
     /// The attacker's fours at one node; records a disproof in `slot` when all fail.
     fn attack_moves(
         &mut self,
@@ -126,9 +158,18 @@ impl VcfSolver {
         if pos.combo_count(op, Combo::Five) > 0 {
             // The defender threatens five: the attacker must block, and only a block that is
             // itself a four keeps the sequence going.
-            pos.four_cells(op, Combo::Five, candidates);
-            if candidates.len() > 1 || pos.shape(candidates[0], me).combo() < Combo::Four {
-                return false;
+            if pos.rule().is_caro() {
+                // Caro: every stone that stops the defender's fives, if it is a four.
+                pos.five_blocks(op, candidates);
+                candidates.retain(|&p| pos.shape(p, me).combo() >= Combo::Four);
+                if candidates.is_empty() {
+                    return false;
+                }
+            } else {
+                pos.four_cells(op, Combo::Five, candidates);
+                if candidates.len() > 1 || pos.shape(candidates[0], me).combo() < Combo::Four {
+                    return false;
+                }
             }
         } else {
             pos.four_cells(me, Combo::Four, candidates);
@@ -143,6 +184,7 @@ impl VcfSolver {
             pos.four_cells(me, Combo::Five, fives);
             let won = match fives.len() {
                 0 => false,
+                _ if pos.rule().is_caro() => self.caro_four_wins(pos, depth, abort, fives[0]),
                 n if n >= 2 => {
                     self.line.push(fives[0]);
                     true

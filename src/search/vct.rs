@@ -141,6 +141,22 @@ impl VctSolver {
         }
         if pos.combo_count(op, Combo::Five) > 0 {
             // Block the defender's counter-four, then the defender moves again.
+            if pos.rule().is_caro() {
+                // Caro: a five may be stopped from beside it, two by one stone; any stone
+                // that stops them all may keep the attack going.
+                let mut blocks = Vec::new();
+                pos.five_blocks(op, &mut blocks);
+                for block in blocks {
+                    pos.make_move(block);
+                    let won = self.defender_node(pos, depth, abort);
+                    pos.undo_move();
+                    if won {
+                        *first = first.or(Some(block));
+                        return true;
+                    }
+                }
+                return false;
+            }
             if pos.combo_count(op, Combo::Five) > 1 {
                 return false;
             }
@@ -303,11 +319,18 @@ impl VctSolver {
         };
         // Replay all but the final five to find every five point the attack ends with.
         let played = line.len().saturating_sub(1);
+        let mut cells = Vec::new();
+        let mut blocks = Vec::new();
         for &p in &line[..played] {
             pos.make_move(p);
+            if pos.rule().is_caro() && pos.side_to_move() == defender {
+                // Caro fours are also stopped from beside their five points.
+                pos.five_blocks(attacker, &mut blocks);
+                cells.extend_from_slice(&blocks);
+            }
         }
-        let mut cells = Vec::new();
-        pos.four_cells(attacker, Combo::Five, &mut cells);
+        pos.four_cells(attacker, Combo::Five, &mut blocks);
+        cells.extend_from_slice(&blocks);
         cells.extend_from_slice(&line);
         for _ in 0..played {
             pos.undo_move();
@@ -335,6 +358,20 @@ impl VctSolver {
             return false;
         }
         let att_fives = pos.combo_count(att, Combo::Five);
+        if att_fives > 0 && pos.rule().is_caro() {
+            // Caro: every stone that stops the attacker's fives must lose (none: lost).
+            let mut blocks = Vec::new();
+            pos.five_blocks(att, &mut blocks);
+            for block in blocks {
+                pos.make_move(block);
+                let won = self.attacker_node(pos, depth, &mut None, abort);
+                pos.undo_move();
+                if !won {
+                    return false;
+                }
+            }
+            return true;
+        }
         if att_fives >= 2 {
             return true;
         }
