@@ -158,18 +158,11 @@ impl VcfSolver {
         if pos.combo_count(op, Combo::Five) > 0 {
             // The defender threatens five: the attacker must block, and only a block that is
             // itself a four keeps the sequence going.
-            if pos.rule().is_caro() {
-                // Caro: every stone that stops the defender's fives, if it is a four.
-                pos.five_blocks(op, candidates);
-                candidates.retain(|&p| pos.shape(p, me).combo() >= Combo::Four);
-                if candidates.is_empty() {
-                    return false;
-                }
-            } else {
-                pos.four_cells(op, Combo::Five, candidates);
-                if candidates.len() > 1 || pos.shape(candidates[0], me).combo() < Combo::Four {
-                    return false;
-                }
+            // Under caro a five may also be stopped from beside it ([`Position::five_blocks`]).
+            pos.five_blocks(op, candidates);
+            candidates.retain(|&p| pos.shape(p, me).combo() >= Combo::Four);
+            if candidates.is_empty() {
+                return false;
             }
         } else {
             pos.four_cells(me, Combo::Four, candidates);

@@ -140,39 +140,25 @@ impl VctSolver {
             return true;
         }
         if pos.combo_count(op, Combo::Five) > 0 {
-            // Block the defender's counter-four, then the defender moves again.
-            if pos.rule().is_caro() {
-                // Caro: a five may be stopped from beside it, two by one stone; any stone
-                // that stops them all may keep the attack going.
-                let mut blocks = Vec::new();
-                pos.five_blocks(op, &mut blocks);
-                for block in blocks {
-                    pos.make_move(block);
-                    let won = self.defender_node(pos, depth, abort);
-                    pos.undo_move();
-                    if won {
-                        *first = first.or(Some(block));
-                        return true;
-                    }
+            // Block the defender's counter-four, then the defender moves again: with any stone
+            // that stops its fives ([`Position::five_blocks`]: the five point, or under caro
+            // also a stone beside it, and none when two fives cannot both be stopped), but not
+            // with a renju foul.
+            let mut blocks = Vec::new();
+            pos.five_blocks(op, &mut blocks);
+            for block in blocks {
+                if pos.is_forbidden(block) {
+                    continue;
                 }
-                return false;
+                pos.make_move(block);
+                let won = self.defender_node(pos, depth, abort);
+                pos.undo_move();
+                if won {
+                    *first = first.or(Some(block));
+                    return true;
+                }
             }
-            if pos.combo_count(op, Combo::Five) > 1 {
-                return false;
-            }
-            let Some(block) = pos.first_four_cell(op, Combo::Five) else {
-                return false;
-            };
-            if pos.is_forbidden(block) {
-                return false;
-            }
-            pos.make_move(block);
-            let won = self.defender_node(pos, depth, abort);
-            pos.undo_move();
-            if won {
-                *first = first.or(Some(block));
-            }
-            return won;
+            return false;
         }
         let line = self.vcf.solve(pos, 20, INNER_VCF_NODES);
         // Counted whether or not it wins: the budget and the abort checks must see this work.
@@ -358,11 +344,15 @@ impl VctSolver {
             return false;
         }
         let att_fives = pos.combo_count(att, Combo::Five);
-        if att_fives > 0 && pos.rule().is_caro() {
-            // Caro: every stone that stops the attacker's fives must lose (none: lost).
+        if att_fives > 0 {
+            // Every stone that stops the attacker's fives must lose ([`Position::five_blocks`];
+            // none: lost). Black's only block being a foul loses too.
             let mut blocks = Vec::new();
             pos.five_blocks(att, &mut blocks);
             for block in blocks {
+                if pos.is_forbidden(block) {
+                    continue;
+                }
                 pos.make_move(block);
                 let won = self.attacker_node(pos, depth, &mut None, abort);
                 pos.undo_move();
@@ -371,21 +361,6 @@ impl VctSolver {
                 }
             }
             return true;
-        }
-        if att_fives >= 2 {
-            return true;
-        }
-        if att_fives == 1 {
-            let Some(block) = pos.first_four_cell(att, Combo::Five) else {
-                return false;
-            };
-            if pos.is_forbidden(block) {
-                return true;
-            }
-            pos.make_move(block);
-            let won = self.attacker_node(pos, depth, &mut None, abort);
-            pos.undo_move();
-            return won;
         }
         let mut defences = Vec::new();
         if movegen::generate(pos, &mut defences) != Situation::MustDefendThree {
