@@ -30,71 +30,76 @@ pub struct RuleSettings {
     /// Which threat sequences of the opponent the root defends against, if any: a search of
     /// a few plies cannot read them.
     ///
-    /// Against the engine without a root defence, at 0.2 s/move on 15x15 balanced openings,
-    /// the VCT defence scored: freestyle +19.1 +/- 28.5 Elo (400 games) and +60.8 +/- 40.3
-    /// (203 games, SPRT H1); standard +30.5 +/- 30.1 (400 games); renju -48.5 +/- 44.6 (167
-    /// games, SPRT H0) and +6.1 +/- 26.6 (400 games), about -9 over the 567 games, and,
-    /// dropping moves only when a checked move survives, +12.2 +/- 28.3 (400 games); caro
-    /// -13.0 +/- 29.4 (400 games). The VCF defence (fours only) in renju: +18.3 +/- 24.4 and
-    /// +13.9 +/- 29.1 (400 games each, about +16 +/- 19 together). Caro goes without: the VCF
-    /// defence scored -0.9 +/- 28.1 there (400 games). With a VCT table of wins (which solved
-    /// 287 renju self-play positions where the solver solves 278; not adopted, see
-    /// `VctSolver`), the VCT defence in renju was tried again against the VCF one: -0.9 +/-
-    /// 28.9 (400 games), and on a match clock, 1 s/move and 6 s/game, where the defence gets
-    /// more nodes, -12.7 +/- 32.7 (300 games), so renju keeps the VCF defence. Freestyle on
-    /// 20x20 with the VCF defence instead of the VCT one scored -11.6 +/- 31.8 (300 games).
+    /// Against the engine without a root defence, at 0.2 s/move on 15x15 balanced openings, the
+    /// VCT defence scored: freestyle +19.1 +/- 28.5 Elo (400 games) and +60.8 +/- 40.3 (203
+    /// games, SPRT H1); standard +30.5 +/- 30.1 (400 games); renju -48.5 +/- 44.6 (167 games,
+    /// SPRT H0) and +6.1 +/- 26.6 (400 games), about -9 over the 567 games, and, dropping moves
+    /// only when a checked move survives, +12.2 +/- 28.3 (400 games); caro -13.0 +/- 29.4 (400
+    /// games). The VCF defence (fours only) in renju: +18.3 +/- 24.4 and +13.9 +/- 29.1 (400
+    /// games each, about +16 +/- 19 together). Caro goes without: the VCF defence scored -0.9
+    /// +/- 28.1 there (400 games), and once caro's fours were judged right (a stone beside a
+    /// five may stop it), at 1 s/move and 6 s/game, the VCT defence -20.9 +/- 32.1 and the VCF
+    /// one +8.1 +/- 29.4 (300 games each). With a VCT table of wins (which solved 287 renju
+    /// self-play positions where the solver solves 278; not adopted, see `VctSolver`), the VCT
+    /// defence in renju was tried again against the VCF one: -0.9 +/- 28.9 (400 games), and on
+    /// a match clock, 1 s/move and 6 s/game, where the defence gets more nodes, -12.7 +/- 32.7
+    /// (300 games), so renju keeps the VCF defence. Freestyle on 20x20 with the VCF defence
+    /// instead of the VCT one scored -11.6 +/- 31.8 (300 games).
     pub root_defence: Option<Threats>,
     /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]).
     ///
     /// At 0.2 s/move, pruning depths 5 and 6 too (limits 32 and 40) scored +46.5 +/- 33.3 Elo
-    /// in freestyle (347 games, SPRT H1) and +37.2 +/- 33.3 in standard (300 games), but
-    /// -34.9 +/- 37.7 in renju (300 games), so renju keeps the limits up to depth 4; so does
-    /// caro (see below). Less pruning in renju, stopping at depth 3, scored -24.4 +/- 31.5
-    /// there (300 games). A third ply of reduction for late moves at depth 6 and up scored
-    /// -32.5 +/- 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games), so it
-    /// was not adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3 (328
-    /// games, SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in freestyle
-    /// (400 games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games) and later
-    /// +10.4 +/- 31.9 (400 games; +8.7 +/- 16.8 over the 1,300, LOS 85 %), not enough to
-    /// adopt them. With the fitted evaluation weights, renju pruned at depths 5 and 6 again
-    /// scored -26.9 +/- 39.4 (220 games), and once renju no longer pruned flexible threes,
-    /// -39.7 +/- 37.0 (310 games, stopped). Renju pruning at depth 5 too (not 6) then scored
-    /// +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1 +/- 22.1 together): not adopted,
-    /// nor, once the killers were dropped, -30.5 +/- 28.6 (400 games). Freestyle on 20x20
-    /// stopping at depth 4 scored +9.3 +/- 34.7 and -18.5 +/- 36.4 (300 games each; -3.9 +/-
-    /// 25.1 together), so it prunes to depth 6 there too.
+    /// in freestyle (347 games, SPRT H1) and +37.2 +/- 33.3 in standard (300 games), but -34.9
+    /// +/- 37.7 in renju (300 games), so renju keeps the limits up to depth 4; so does caro
+    /// (see below). Less pruning in renju, stopping at depth 3, scored -24.4 +/- 31.5 there
+    /// (300 games). A third ply of reduction for late moves at depth 6 and up scored -32.5 +/-
+    /// 33.2 in renju (300 games) and +21.7 +/- 30.6 in freestyle (400 games), so it was not
+    /// adopted; for freestyle and standard alone it later scored -13.8 +/- 29.3 (328 games,
+    /// SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in freestyle (400
+    /// games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games) and later +10.4 +/-
+    /// 31.9 (400 games; +8.7 +/- 16.8 over the 1,300, LOS 85 %), not enough to adopt them, nor,
+    /// once caro's fours were judged right, at 1 s/move and 6 s/game, +19.7 +/- 34.3 and +10.4
+    /// +/- 34.1 (300 games each; +15.0 +/- 24.2 over the 600, LOS 88.8 %, and +10.8 +/- 13.8
+    /// over all 2,200, LOS 93.7 %). With the fitted evaluation weights, renju pruned at depths
+    /// 5 and 6 again scored -26.9 +/- 39.4 (220 games), and once renju no longer pruned
+    /// flexible threes, -39.7 +/- 37.0 (310 games, stopped). Renju pruning at depth 5 too (not
+    /// 6) then scored +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1 +/- 22.1
+    /// together): not adopted, nor, once the killers were dropped, -30.5 +/- 28.6 (400 games).
+    /// Freestyle on 20x20 stopping at depth 4 scored +9.3 +/- 34.7 and -18.5 +/- 36.4 (300
+    /// games each; -3.9 +/- 25.1 together), so it prunes to depth 6 there too.
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions: a flexible three under freestyle, standard and renju, a four under caro
     /// (never above a four: a reducible move is a quiet one that also stays below this). A
-    /// flexible three threatens a flexible four and must be answered, so it is searched like
-    /// a four. Against the engine that pruned and reduced it, at 0.2 s/move on 15x15 balanced
-    /// openings, freestyle: +17.4 +/- 31.3 Elo (400 games) and +46.0 +/- 33.4 (304 games,
-    /// SPRT H1); +30.8 +/- 22.8 together (LOS 99.6 %). Renju: +24.4 +/- 31.1, with the
-    /// refitted evaluation +6.9 +/- 30.8, and with the aspiration window of 100 +23.5 +/-
-    /// 32.1 (400 games each; +18.1 +/- 18.1 over the 1,200, LOS 97.5 %), so renju has it too;
-    /// at 0.5 s/move, +33.4 +/- 49.7 (190 games). Alone, standard scored -18.3 +/- 32.5 (400
-    /// games) and later -33.9 +/- 41.0 (280 games, stopped), but it has the flexible three
-    /// with freestyle's other settings (see [`RuleSettings::for_rule`]). Caro keeps the four:
-    /// caro +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over 1,200).
-    /// Sparing also the moves that take a point where the opponent would make a flexible
-    /// three scored -63.8 +/- 34.6 in freestyle (270 games, stopped): the bench took 43 %
-    /// more nodes to reach its depths. Freestyle on 20x20 with a four as the floor scored
-    /// +13.9 +/- 35.3 and +2.3 +/- 38.4 (300 games each; +8.6 +/- 26.0 together): not
-    /// adopted.
+    /// flexible three threatens a flexible four and must be answered, so it is searched like a
+    /// four. Against the engine that pruned and reduced it, at 0.2 s/move on 15x15 balanced
+    /// openings, freestyle: +17.4 +/- 31.3 Elo (400 games) and +46.0 +/- 33.4 (304 games, SPRT
+    /// H1); +30.8 +/- 22.8 together (LOS 99.6 %). Renju: +24.4 +/- 31.1, with the refitted
+    /// evaluation +6.9 +/- 30.8, and with the aspiration window of 100 +23.5 +/- 32.1 (400
+    /// games each; +18.1 +/- 18.1 over the 1,200, LOS 97.5 %), so renju has it too; at 0.5
+    /// s/move, +33.4 +/- 49.7 (190 games). Alone, standard scored -18.3 +/- 32.5 (400 games)
+    /// and later -33.9 +/- 41.0 (280 games, stopped), but it has the flexible three with
+    /// freestyle's other settings (see [`RuleSettings::for_rule`]). Caro keeps the four: caro
+    /// +24.4 +/- 31.4, -1.7 +/- 32.4 and -4.3 +/- 31.0 (+6.2 +/- 18.2 over 1,200), and once
+    /// caro's fours were judged right, +1.2 +/- 33.5 at 1 s/move and 6 s/game (300 games).
+    /// Sparing also the moves that take a point where the opponent would make a flexible three
+    /// scored -63.8 +/- 34.6 in freestyle (270 games, stopped): the bench took 43 % more nodes
+    /// to reach its depths. Freestyle on 20x20 with a four as the floor scored +13.9 +/- 35.3
+    /// and +2.3 +/- 38.4 (300 games each; +8.6 +/- 26.0 together): not adopted.
     pub own_threat_floor: Combo,
-    /// Whether internal iterative reduction runs (a non-PV node with no table move, far
-    /// enough from the horizon, searched a ply shallower). Against the engine without it at
-    /// 0.2 s/move on 15x15 balanced openings: freestyle +32.2 +/- 30.0 and +16.5 +/- 31.0 Elo
-    /// (400 games each; +24.8 +/- 21.8 together, LOS 98.7 %), standard -26.8 +/- 35.3 (313
-    /// games, SPRT H0) and +0.0 +/- 31.3 (400 games; -11.8 +/- 23.4 together), renju -1.7 +/-
-    /// 31.8 (400 games), caro -23.4 +/- 33.5 (313 games, SPRT H0). Renju again, once it
-    /// spared flexible threes from pruning: +27.0 +/- 30.1, +13.9 +/- 31.5 and +15.6 +/- 29.8
-    /// (400 games each; +19.0 +/- 17.6 over the 1,200, LOS 98.3 %), so renju has it too, and
-    /// standard with freestyle's other settings (see [`RuleSettings::for_rule`]). Caro goes
-    /// without it. Freestyle on 20x20 without it scored +18.5 +/- 33.4, +9.3 +/- 34.7 and
-    /// -4.6 +/- 34.1 (300 games each; +7.9 +/- 19.7 over the 900, LOS 78 %): not enough to
-    /// take it away there.
+    /// Whether internal iterative reduction runs (a non-PV node with no table move, far enough
+    /// from the horizon, searched a ply shallower). Against the engine without it at 0.2 s/move
+    /// on 15x15 balanced openings: freestyle +32.2 +/- 30.0 and +16.5 +/- 31.0 Elo (400 games
+    /// each; +24.8 +/- 21.8 together, LOS 98.7 %), standard -26.8 +/- 35.3 (313 games, SPRT H0)
+    /// and +0.0 +/- 31.3 (400 games; -11.8 +/- 23.4 together), renju -1.7 +/- 31.8 (400 games),
+    /// caro -23.4 +/- 33.5 (313 games, SPRT H0). Renju again, once it spared flexible threes
+    /// from pruning: +27.0 +/- 30.1, +13.9 +/- 31.5 and +15.6 +/- 29.8 (400 games each; +19.0
+    /// +/- 17.6 over the 1,200, LOS 98.3 %), so renju has it too, and standard with freestyle's
+    /// other settings (see [`RuleSettings::for_rule`]). Caro goes without it: once its fours
+    /// were judged right, it scored +5.8 +/- 35.7 there at 1 s/move and 6 s/game (300 games).
+    /// Freestyle on 20x20 without it scored +18.5 +/- 33.4, +9.3 +/- 34.7 and -4.6 +/- 34.1
+    /// (300 games each; +7.9 +/- 19.7 over the 900, LOS 78 %): not enough to take it away
+    /// there.
     pub iir: bool,
     /// Whether the table's move may be extended as singular (see `SINGULAR_DEPTH` in
     /// `search::pvs`), or searched a ply shallower when the same test finds another move that
