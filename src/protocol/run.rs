@@ -5,7 +5,7 @@
 //! and returns at once, even mid-search; end of input stops the search at once too, but the
 //! commands already read are still answered (a script that pipes a session in gets its
 //! replies); `STOP`/`YXSTOP` and `INFO timeout_turn 0` stop every search read before them
-//! (each command carries its own stop flag, see [`StopFlags`]). Everything
+//! (each command carries its own stop flag, see `StopFlags` below). Everything
 //! else, parse errors included, goes to the engine thread through a channel, so replies come
 //! out in command order and a reply can never slip in before the move of a running search.
 //!
