@@ -58,15 +58,15 @@ pub struct RuleSettings {
     /// SPRT H0). Limits 48 and 56 at depths 7 and 8 scored +2.6 +/- 28.0 in freestyle (400
     /// games). The deeper limits for caro scored +8.1 +/- 19.7 (900 games) and later +10.4 +/-
     /// 31.9 (400 games; +8.7 +/- 16.8 over the 1,300, LOS 85 %), not enough to adopt them, nor,
-    /// once caro's fours were judged right, at 1 s/move and 6 s/game, +19.7 +/- 34.3 and +10.4
-    /// +/- 34.1 (300 games each; +15.0 +/- 24.2 over the 600, LOS 88.8 %, and +10.8 +/- 13.8
-    /// over all 2,200, LOS 93.7 %). With the fitted evaluation weights, renju pruned at depths
-    /// 5 and 6 again scored -26.9 +/- 39.4 (220 games), and once renju no longer pruned
-    /// flexible threes, -39.7 +/- 37.0 (310 games, stopped). Renju pruning at depth 5 too (not
-    /// 6) then scored +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1 +/- 22.1
-    /// together): not adopted, nor, once the killers were dropped, -30.5 +/- 28.6 (400 games).
-    /// Freestyle on 20x20 stopping at depth 4 scored +9.3 +/- 34.7 and -18.5 +/- 36.4 (300
-    /// games each; -3.9 +/- 25.1 together), so it prunes to depth 6 there too.
+    /// once caro's fours were judged right, at 1 s/move and 6 s/game, +19.7 +/- 34.3, +10.4 +/-
+    /// 34.1 and -24.4 +/- 35.9 (300 games each; +2.7 +/- 20.1 over the 900, LOS 60.5 %, and
+    /// +6.3 +/- 12.9 over all 2,500, LOS 83 %). With the fitted evaluation weights, renju
+    /// pruned at depths 5 and 6 again scored -26.9 +/- 39.4 (220 games), and once renju no
+    /// longer pruned flexible threes, -39.7 +/- 37.0 (310 games, stopped). Renju pruning at
+    /// depth 5 too (not 6) then scored +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1
+    /// +/- 22.1 together): not adopted, nor, once the killers were dropped, -30.5 +/- 28.6 (400
+    /// games). Freestyle on 20x20 stopping at depth 4 scored +9.3 +/- 34.7 and -18.5 +/- 36.4
+    /// (300 games each; -3.9 +/- 25.1 together), so it prunes to depth 6 there too.
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions: a flexible three under freestyle, standard and renju, a four under caro
