@@ -951,8 +951,7 @@ impl Worker {
         // Two fives cannot both be blocked, except under caro, where one stone may stop both
         // (see [`Position::five_blocks`]): there the move generator lists the stones that do,
         // and a node with none is lost below.
-        let caro = pos.rule().is_caro();
-        if opponent_fives >= 2 && !caro {
+        if opponent_fives >= 2 && !pos.rule().is_caro() {
             return -(WIN_SCORE - ply_i - 2);
         }
         // With no five and no four to answer with, the opponent cannot stop a flexible four
@@ -969,7 +968,9 @@ impl Worker {
         if ply >= MAX_PLY - 4 {
             return evaluate(pos);
         }
-        let forced = opponent_fives == 1 || (caro && opponent_fives > 1);
+        // Any five the opponent still has here must be stopped: two of them only under caro,
+        // the other rules having returned above.
+        let forced = opponent_fives > 0;
         // A forced block does not use up depth: the tree stays narrow and threats are read out.
         // Its child is still searched a ply shallower: searching it at the same depth (a four
         // and its block costing one ply) scored -96.2 +/- 64.2 Elo (101 games, SPRT H0), the
