@@ -1,18 +1,32 @@
-//! Fixed-depth search on the bench positions: nodes per second, median of several repeats
-//! (run with `cargo bench --bench search`). The node count must not change between repeats.
+//! Fixed-depth search on the bench positions, then on caro positions (which `pbrain-wuzi bench`
+//! does not cover): nodes per second, median of several repeats (run with `cargo bench --bench
+//! search`). The node count must not change between repeats.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use wuzi::bench::positions;
+use wuzi::bench::{parse_positions, positions, BenchPosition};
 use wuzi::engine::Limits;
 use wuzi::search::pvs::Searcher;
 use wuzi::search::time::{InstantClock, TimeManager};
 
+/// Caro positions from wuzi's own games (see tests/data/README.md).
+const CARO_SET: &str = include_str!("../tests/data/caro_bench.tsv");
+
 fn main() {
-    let positions = positions().expect("bench positions");
+    run("search", &positions().expect("bench positions"), 6);
+    run(
+        "caro search",
+        &parse_positions(CARO_SET).expect("caro bench positions"),
+        7,
+    );
+}
+
+/// Searches every position to `depth`, five times, and prints the node count and the median
+/// rate.
+fn run(name: &str, positions: &[BenchPosition], depth: u32) {
     let limits = Limits {
-        max_depth: Some(6),
+        max_depth: Some(depth),
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
@@ -21,7 +35,7 @@ fn main() {
     for _ in 0..5 {
         let mut nodes = 0;
         let started = Instant::now();
-        for bp in &positions {
+        for bp in positions {
             let mut searcher = Searcher::new(16 << 20);
             searcher.reseed(0);
             let time = TimeManager::new(
@@ -44,7 +58,7 @@ fn main() {
     }
     rates.sort_by(f64::total_cmp);
     println!(
-        "search depth 6: {} nodes, median {:.0} nodes/s (min {:.0}, max {:.0}) over {} repeats",
+        "{name} depth {depth}: {} nodes, median {:.0} nodes/s (min {:.0}, max {:.0}) over {} repeats",
         signature.unwrap_or(0),
         rates[rates.len() / 2],
         rates[0],

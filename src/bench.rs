@@ -40,8 +40,17 @@ pub struct BenchPosition {
 /// # Errors
 /// If the embedded set is malformed (a bug).
 pub fn positions() -> Result<Vec<BenchPosition>> {
+    parse_positions(BENCH_SET)
+}
+
+/// Positions in the bench set's format: `rule<TAB>size<TAB>depth<TAB>moves` per line (the depth
+/// column is not used), `#` lines and blank lines skipped.
+///
+/// # Errors
+/// If a line is malformed or its moves cannot be played.
+pub fn parse_positions(text: &str) -> Result<Vec<BenchPosition>> {
     let mut out = Vec::new();
-    for line in BENCH_SET
+    for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
