@@ -498,36 +498,66 @@ impl Position {
             }
             return;
         }
-        let fives = std::mem::take(out);
+        // The five cells stay at the front of `out` while the blocks are found, and are taken
+        // off at the end: no allocation.
+        let fives = out.len();
         let board = &self.board;
+        let lines = board.lines();
         let rule = self.rule();
-        let defender = attacker.opponent();
-        let mut lines = board.lines().clone();
+        // A stone stops a five only on its cell or just beyond an end of one of its winning
+        // runs, where it closes that end; the other cells of the window are passed over
+        // without a test.
+        let mut closers = [0u32; MAX_SIZE];
+        for &five in &out[..fives] {
+            closers[five.yu()] |= 1 << five.x;
+            for (dir, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
+                let Some(run) = crate::board::winning_run(lines, rule, five, attacker, dir, None)
+                else {
+                    continue;
+                };
+                let (_, bit) = lines.locate(dir, five);
+                for end in [run.low_end, run.high_end] {
+                    let k = i64::from(end) - i64::from(bit);
+                    let (x, y) = (
+                        five.xu() as i64 + dx as i64 * k,
+                        five.yu() as i64 + dy as i64 * k,
+                    );
+                    if board.in_bounds(x, y) {
+                        closers[y as usize] |= 1 << x;
+                    }
+                }
+            }
+        }
         // A stone that stops a five lies on it or at one of its ends: within five of its five
-        // cell on the five's line.
-        for &five in &fives {
+        // cell on the five's line. The cells are visited in that order, which the solvers'
+        // searches follow.
+        for i in 0..fives {
+            let five = out[i];
             for (dx, dy) in DIRECTIONS {
                 for k in -5..=5i64 {
                     let x = five.xu() as i64 + dx as i64 * k;
                     let y = five.yu() as i64 + dy as i64 * k;
-                    if !board.in_bounds(x, y) {
+                    if !board.in_bounds(x, y) || (closers[y as usize] >> x) & 1 == 0 {
                         continue;
                     }
                     let cell = Pos::new(x as usize, y as usize);
-                    if !board.is_empty(cell) || out.contains(&cell) {
+                    if !board.is_empty(cell) || out[fives..].contains(&cell) {
                         continue;
                     }
-                    lines.add(defender, cell);
-                    let stops = fives
-                        .iter()
-                        .all(|&f| f == cell || !crate::board::is_win_on(&lines, rule, f, attacker));
-                    lines.remove(defender, cell);
+                    let stops = out[..fives].iter().all(|&f| {
+                        f == cell
+                            || (0..4).all(|dir| {
+                                crate::board::winning_run(lines, rule, f, attacker, dir, Some(cell))
+                                    .is_none()
+                            })
+                    });
                     if stops {
                         out.push(cell);
                     }
                 }
             }
         }
+        out.drain(..fives);
     }
 
     /// The key pairs of the empty cells read from the lines: the twin of the incremental keys.
@@ -974,5 +1004,65 @@ mod tests {
         assert_eq!(five_blocks_on_row(Rule::Caro, &[4, 5, 6, 7], &[]), row(&[]));
         // No four: nothing to stop.
         assert_eq!(five_blocks_on_row(Rule::Caro, &[4, 5, 6], &[]), row(&[]));
+    }
+
+    /// The caro blocks equal a test of every empty point, each put on a copy of the lines,
+    /// on random crowded boards (many fours, some fives closed or open by one stone).
+    #[test]
+    fn caro_five_blocks_match_a_test_of_every_point() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let (mut positions, mut beside) = (0, 0);
+        for round in 0..400 {
+            let rule = if round % 2 == 0 {
+                Rule::Caro
+            } else {
+                Rule::CaroExact
+            };
+            let size = [9, 15, 20][round % 3];
+            let (mut black, mut white) = (Vec::new(), Vec::new());
+            let mut taken = std::collections::HashSet::new();
+            for i in 0..rng.gen_range(size * 2..size * size / 2) {
+                let cell = (rng.gen_range(0..size), rng.gen_range(0..size));
+                if taken.insert(cell) {
+                    if i % 2 == 0 {
+                        black.push(cell)
+                    } else {
+                        white.push(cell)
+                    }
+                }
+            }
+            let board = Board::from_stones(size, size, rule, &black, &white, Color::Black)
+                .expect("a legal test position");
+            let pos = Position::new(&board);
+            for attacker in [Color::Black, Color::White] {
+                let mut fives = Vec::new();
+                pos.four_cells(attacker, Combo::Five, &mut fives);
+                let mut expected: Vec<Pos> = Vec::new();
+                if !fives.is_empty() {
+                    for cell in board.empty_cells() {
+                        let mut lines = board.lines().clone();
+                        lines.add(attacker.opponent(), cell);
+                        if fives.iter().all(|&f| {
+                            f == cell || !crate::board::is_win_on(&lines, rule, f, attacker)
+                        }) {
+                            expected.push(cell);
+                        }
+                    }
+                    positions += 1;
+                    beside += expected.iter().any(|c| !fives.contains(c)) as usize;
+                }
+                let mut blocks = vec![Pos::new(0, 0)];
+                pos.five_blocks(attacker, &mut blocks);
+                blocks.sort();
+                expected.sort();
+                assert_eq!(
+                    blocks, expected,
+                    "{rule:?} {size} {attacker:?} {black:?} {white:?}"
+                );
+            }
+        }
+        // The boards are crowded enough that the test reaches both kinds of block.
+        assert!(positions > 100 && beside > 10, "{positions} {beside}");
     }
 }

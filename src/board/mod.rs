@@ -339,20 +339,42 @@ impl Board {
 
 /// The rule's five test on bare lines: `color` playing the empty point `pos`.
 pub fn is_win_on(lines: &Lines, rule: Rule, pos: Pos, color: Color) -> bool {
-    let exact = rule.exact_five(color);
-    (0..4).any(|dir| {
-        let run = lines.run(color, dir, pos);
-        if run.len < 5 || (exact && run.len > 5) {
-            return false;
+    (0..4).any(|dir| winning_run(lines, rule, pos, color, dir, None).is_some())
+}
+
+/// The run `color` makes by playing the empty point `pos`, along direction `dir`, when it is a
+/// winning line under the rule. `closer`, an empty point, counts as an opponent stone: under
+/// caro it closes the run when it lies just beyond one of its ends (see
+/// [`crate::position::Position::five_blocks`]); under the other rules nothing beside a run
+/// changes whether it wins.
+#[inline(always)]
+pub fn winning_run(
+    lines: &Lines,
+    rule: Rule,
+    pos: Pos,
+    color: Color,
+    dir: usize,
+    closer: Option<Pos>,
+) -> Option<lines::Run> {
+    let run = lines.run(color, dir, pos);
+    if run.len < 5 || (rule.exact_five(color) && run.len > 5) {
+        return None;
+    }
+    if rule.is_caro() && run.len == 5 {
+        // Only opponent stones close a caro five; the edge and blocked points do not.
+        let mut opponent = lines.stones(color.opponent(), dir, run.line);
+        if let Some(closer) = closer {
+            let (line, bit) = lines.locate(dir, closer);
+            if line == run.line {
+                opponent |= 1 << bit;
+            }
         }
-        if rule.is_caro() && run.len == 5 {
-            // Only opponent stones close a caro five; the edge and blocked points do not.
-            let opponent = lines.stones(color.opponent(), dir, run.line);
-            let closed = (opponent >> run.low_end) & 1 == 1 && (opponent >> run.high_end) & 1 == 1;
-            return !closed;
+        let closed = (opponent >> run.low_end) & 1 == 1 && (opponent >> run.high_end) & 1 == 1;
+        if closed {
+            return None;
         }
-        true
-    })
+    }
+    Some(run)
 }
 
 #[cfg(test)]
