@@ -17,7 +17,7 @@
 use std::sync::OnceLock;
 
 use crate::board::forbidden;
-use crate::board::lines::{DIRECTIONS, PAD};
+use crate::board::lines::{DIRECTIONS, LINE_SLOTS, PAD};
 use crate::board::pattern::{self, Combo, Pattern, PatternTable};
 use crate::board::{Board, Cell};
 use crate::eval::CellShape;
@@ -505,11 +505,18 @@ impl Position {
         let lines = board.lines();
         let rule = self.rule();
         // A stone stops a five only on its cell or just beyond an end of one of its winning
-        // runs, where it closes that end; the other cells of the window are passed over
-        // without a test.
-        let mut closers = [0u32; MAX_SIZE];
+        // runs, where it closes that end. Those cells are marked on the lines of every
+        // direction through them; the other cells of a five's window are passed over without
+        // a test.
+        let mut closers = [[0u32; LINE_SLOTS]; 4];
+        let mut mark = |cell: Pos| {
+            for (dir, masks) in closers.iter_mut().enumerate() {
+                let (line, bit) = lines.locate(dir, cell);
+                masks[line] |= 1 << bit;
+            }
+        };
         for &five in &out[..fives] {
-            closers[five.yu()] |= 1 << five.x;
+            mark(five);
             for (dir, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
                 let Some(run) = crate::board::winning_run(lines, rule, five, attacker, dir, None)
                 else {
@@ -523,23 +530,28 @@ impl Position {
                         five.yu() as i64 + dy as i64 * k,
                     );
                     if board.in_bounds(x, y) {
-                        closers[y as usize] |= 1 << x;
+                        mark(Pos::new(x as usize, y as usize));
                     }
                 }
             }
         }
         // A stone that stops a five lies on it or at one of its ends: within five of its five
-        // cell on the five's line. The cells are visited in that order, which the solvers'
-        // searches follow.
+        // cell on the five's line. The cells are visited in that order (five by five,
+        // direction by direction, along the line), which the solvers' searches follow.
         for i in 0..fives {
             let five = out[i];
-            for (dx, dy) in DIRECTIONS {
-                for k in -5..=5i64 {
-                    let x = five.xu() as i64 + dx as i64 * k;
-                    let y = five.yu() as i64 + dy as i64 * k;
-                    if !board.in_bounds(x, y) || (closers[y as usize] >> x) & 1 == 0 {
-                        continue;
-                    }
+            for (dir, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
+                let (line, bit) = lines.locate(dir, five);
+                // Bits rise along the direction; a line keeps PAD wall bits beyond each end.
+                let mut near = closers[dir][line] & (0x7ff << (bit - 5));
+                while near != 0 {
+                    let b = near.trailing_zeros();
+                    near &= near - 1;
+                    let k = i64::from(b) - i64::from(bit);
+                    let (x, y) = (
+                        five.xu() as i64 + dx as i64 * k,
+                        five.yu() as i64 + dy as i64 * k,
+                    );
                     let cell = Pos::new(x as usize, y as usize);
                     if !board.is_empty(cell) || out[fives..].contains(&cell) {
                         continue;
