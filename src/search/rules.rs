@@ -133,10 +133,11 @@ pub struct RuleSettings {
     /// reported, as its own depth). One ply against none, at 0.2 s/move on 15x15 balanced
     /// openings: freestyle +30.5 +/- 31.0 and +14.8 +/- 29.3 Elo (400 games each; +22.2 +/-
     /// 21.3 together, LOS 97.9 %), renju -0.9 +/- 29.2, standard -5.2 +/- 31.5 and caro -20.9
-    /// +/- 34.1 (400 games each), so only freestyle has it. Freestyle at 0.5 s/move: +23.9
-    /// +/- 41.5 (160 games). A ply more for each further fail high in a row (as Stockfish
-    /// does) scored -10.4 +/- 28.3 against one ply (freestyle, 400 games): not adopted.
-    /// Boards larger than 15x15 go without it ([`RuleSettings::for_board`]).
+    /// +/- 34.1 (400 games each), so only freestyle has it. Caro again, once its fours were
+    /// judged right, at 1 s/move and 6 s/game: -10.4 +/- 33.5 (300 games). Freestyle at 0.5
+    /// s/move: +23.9 +/- 41.5 (160 games). A ply more for each further fail high in a row (as
+    /// Stockfish does) scored -10.4 +/- 28.3 against one ply (freestyle, 400 games): not
+    /// adopted. Boards larger than 15x15 go without it ([`RuleSettings::for_board`]).
     pub fail_high_reduction: i32,
     /// Whether the search leaves out idle points below the root when nothing is forced:
     /// points where neither colour's stone would build on another (see
