@@ -158,13 +158,16 @@ pub struct RuleSettings {
     /// (300 games each; +4.2 +/- 18.4 together): not adopted. So only freestyle on boards up
     /// to 15x15 skips them ([`RuleSettings::for_board`]).
     pub skip_idle_points: bool,
-    /// Whether the move ordering puts the killers (the last two quiet moves that cut off at
-    /// the same ply, cleared two plies down at each node) right after the table's move.
-    /// Against the engine with them, at 0.2 s/move on 15x15 balanced openings (400 games
-    /// each), without them scored freestyle +34.0 +/- 30.3 and +25.2 +/- 30.2 Elo, renju
-    /// +28.7 +/- 30.4 and freestyle on 20x20 +4.6 +/- 37.6 (300 games; +24.9 +/- 15.9 over
-    /// the 1,500, LOS 99.9 %), but standard -28.7 +/- 30.3 and -21.7 +/- 34.2 (-25.6 +/- 22.7
-    /// over the 800, LOS 1.3 %) and caro -7.8 +/- 31.7. So standard and caro keep them.
+    /// Whether the move ordering puts the killers (the last two quiet moves that cut off at the
+    /// same ply, cleared two plies down at each node) right after the table's move. Against the
+    /// engine with them, at 0.2 s/move on 15x15 balanced openings (400 games each), without
+    /// them scored freestyle +34.0 +/- 30.3 and +25.2 +/- 30.2 Elo, renju +28.7 +/- 30.4 and
+    /// freestyle on 20x20 +4.6 +/- 37.6 (300 games; +24.9 +/- 15.9 over the 1,500, LOS 99.9 %),
+    /// but standard -28.7 +/- 30.3 and -21.7 +/- 34.2 (-25.6 +/- 22.7 over the 800, LOS 1.3 %)
+    /// and caro -7.8 +/- 31.7. So standard and caro keep them. Caro without them, once its
+    /// fours were judged right, at 1 s/move and 6 s/game (300 games each): +26.7 +/- 39.0,
+    /// +24.4 +/- 34.7 and, on the engine with the faster five blocks, +1.2 +/- 33.9; +16.5 +/-
+    /// 20.6 over the 900 (LOS 94.2 %), short of the bar: not adopted.
     pub killers: bool,
     /// Whether the move ordering adds the history term (each quiet move that cut off credited
     /// depth squared for its colour and cell, read over 64 next to the one-ply threat score
