@@ -517,20 +517,16 @@ impl Position {
         };
         for &five in &out[..fives] {
             mark(five);
-            for (dir, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
+            for (dir, dir_step) in DIRECTIONS.into_iter().enumerate() {
                 let Some(run) = crate::board::winning_run(lines, rule, five, attacker, dir, None)
                 else {
                     continue;
                 };
                 let (_, bit) = lines.locate(dir, five);
                 for end in [run.low_end, run.high_end] {
-                    let k = i64::from(end) - i64::from(bit);
-                    let (x, y) = (
-                        five.xu() as i64 + dx as i64 * k,
-                        five.yu() as i64 + dy as i64 * k,
-                    );
-                    if board.in_bounds(x, y) {
-                        mark(Pos::new(x as usize, y as usize));
+                    if let Some(cell) = board.step(five, dir_step, i64::from(end) - i64::from(bit))
+                    {
+                        mark(cell);
                     }
                 }
             }
@@ -540,28 +536,24 @@ impl Position {
         // direction by direction, along the line), which the solvers' searches follow.
         for i in 0..fives {
             let five = out[i];
-            for (dir, (dx, dy)) in DIRECTIONS.into_iter().enumerate() {
+            for (dir, dir_step) in DIRECTIONS.into_iter().enumerate() {
                 let (line, bit) = lines.locate(dir, five);
                 // Bits rise along the direction; a line keeps PAD wall bits beyond each end.
                 let mut near = closers[dir][line] & (0x7ff << (bit - 5));
                 while near != 0 {
                     let b = near.trailing_zeros();
                     near &= near - 1;
-                    let k = i64::from(b) - i64::from(bit);
-                    let (x, y) = (
-                        five.xu() as i64 + dx as i64 * k,
-                        five.yu() as i64 + dy as i64 * k,
-                    );
-                    let cell = Pos::new(x as usize, y as usize);
+                    // Marked cells are on the board.
+                    let Some(cell) = board.step(five, dir_step, i64::from(b) - i64::from(bit))
+                    else {
+                        continue;
+                    };
                     if !board.is_empty(cell) || out[fives..].contains(&cell) {
                         continue;
                     }
                     let stops = out[..fives].iter().all(|&f| {
                         f == cell
-                            || (0..4).all(|dir| {
-                                crate::board::winning_run(lines, rule, f, attacker, dir, Some(cell))
-                                    .is_none()
-                            })
+                            || !crate::board::is_win_with(lines, rule, f, attacker, Some(cell))
                     });
                     if stops {
                         out.push(cell);

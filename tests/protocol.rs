@@ -747,14 +747,21 @@ fn start_long_search(brain: &mut Brain, threads: usize) {
     brain.send_all(&["BOARD", "10,10,2", "11,11,1", "9,11,2", "DONE"]);
 }
 
-/// Besides the search's `MESSAGE` lines (a release build may finish a few depths before END
-/// is read), at most one line may have been printed, and only a move.
+/// At most one line may have been printed before END/EOF was read, and only a move.
 fn assert_at_most_a_move(lines: &[String]) {
-    let replies: Vec<&String> = lines.iter().filter(|l| !l.starts_with("MESSAGE")).collect();
-    assert!(replies.len() <= 1, "{lines:?}");
-    for line in replies {
+    assert!(lines.len() <= 1, "{lines:?}");
+    for line in lines {
         assert!(parse_move(line).is_some(), "{lines:?}");
     }
+}
+
+/// The replies among printed lines: the search's `MESSAGE` lines left out (a release build may
+/// finish a few depths before END or end of input is read).
+fn replies(lines: Vec<String>) -> Vec<String> {
+    lines
+        .into_iter()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect()
 }
 
 #[test]
@@ -763,11 +770,11 @@ fn end_during_search_exits_at_once() {
         let mut brain = Brain::spawn();
         start_long_search(&mut brain, threads);
         std::thread::sleep(Duration::from_millis(20));
-        let lines = quit(
+        let lines = replies(quit(
             brain,
             &format!("END during search ({threads} threads)"),
             |b| b.send("END"),
-        );
+        ));
         assert_at_most_a_move(&lines);
     }
 }
@@ -788,10 +795,7 @@ fn quit(mut brain: Brain, what: &str, how: impl FnOnce(&mut Brain)) -> Vec<Strin
 
 /// [`quit`] by closing stdin, `MESSAGE` lines left out of what it returns.
 fn close_input(brain: Brain, what: &str) -> Vec<String> {
-    quit(brain, what, Brain::close_stdin)
-        .into_iter()
-        .filter(|l| !l.starts_with("MESSAGE"))
-        .collect()
+    replies(quit(brain, what, Brain::close_stdin))
 }
 
 #[test]

@@ -139,6 +139,16 @@ impl Board {
         x >= 0 && y >= 0 && (x as u64) < self.width as u64 && (y as u64) < self.height as u64
     }
 
+    /// The point `k` steps from `pos` along `(dx, dy)` (one of [`DIRECTIONS`]), if it is on
+    /// this board.
+    #[inline]
+    pub fn step(&self, pos: Pos, (dx, dy): (i32, i32), k: i64) -> Option<Pos> {
+        let x = pos.xu() as i64 + i64::from(dx) * k;
+        let y = pos.yu() as i64 + i64::from(dy) * k;
+        self.in_bounds(x, y)
+            .then(|| Pos::new(x as usize, y as usize))
+    }
+
     /// True if `pos` is a point of this board.
     #[inline]
     pub fn contains(&self, pos: Pos) -> bool {
@@ -339,7 +349,14 @@ impl Board {
 
 /// The rule's five test on bare lines: `color` playing the empty point `pos`.
 pub fn is_win_on(lines: &Lines, rule: Rule, pos: Pos, color: Color) -> bool {
-    (0..4).any(|dir| winning_run(lines, rule, pos, color, dir, None).is_some())
+    is_win_with(lines, rule, pos, color, None)
+}
+
+/// [`is_win_on`] with the empty point `closer`, if any, counted as an opponent stone (see
+/// [`winning_run`]).
+#[inline(always)]
+pub fn is_win_with(lines: &Lines, rule: Rule, pos: Pos, color: Color, closer: Option<Pos>) -> bool {
+    (0..4).any(|dir| winning_run(lines, rule, pos, color, dir, closer).is_some())
 }
 
 /// The run `color` makes by playing the empty point `pos`, along direction `dir`, when it is a

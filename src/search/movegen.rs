@@ -118,15 +118,13 @@ fn fill(pos: &Position, situation: Situation, moves: &mut Vec<(Pos, i32)>, all_f
         // the opponent's flexible-four points, on the lines where they make one.
         pos.for_each_four_cell(op, |f| {
             let patterns = pos.shape(f, op).patterns();
-            for (&(dx, dy), &pattern) in DIRECTIONS.iter().zip(&patterns) {
+            for (&dir_step, &pattern) in DIRECTIONS.iter().zip(&patterns) {
                 if pattern != Pattern::FlexFour {
                     continue;
                 }
                 for k in -5..=5i64 {
-                    let x = f.xu() as i64 + i64::from(dx) * k;
-                    let y = f.yu() as i64 + i64::from(dy) * k;
-                    if board.in_bounds(x, y) && board.is_empty(Pos::new(x as usize, y as usize)) {
-                        rows[y as usize] |= 1 << x;
+                    if let Some(p) = board.step(f, dir_step, k).filter(|&p| board.is_empty(p)) {
+                        rows[p.yu()] |= 1 << p.x;
                     }
                 }
             }

@@ -14,6 +14,8 @@ const TABLE_SIZE: usize = 1 << 16;
 /// The bits of a table entry that hold the depth (a slot is chosen by 16 low bits, so these
 /// hash bits are the same for every position of the slot).
 const DEPTH_MASK: u64 = 0xff;
+// The packing is exact only while the slot's bits cover the depth's.
+const _: () = assert!(TABLE_SIZE > DEPTH_MASK as usize);
 
 /// A VCF solver with its own table of positions it has shown to have no VCF.
 pub struct VcfSolver {
