@@ -137,25 +137,28 @@ impl VcfSolver {
         won
     }
 
-    /// Caro, the defender to move against the attacker's four (`five` one of its five cells):
-    /// true if no one stone stops every five, or if each stone that does loses to a further
-    /// VCF. Caro fives are also stopped from beside them (see [`Position::five_blocks`]), so
-    /// a four may have several blocks; the line kept is the last block's.
+    /// Caro, the defender to move against the attacker's four (`fives` its five cells, which
+    /// the call overwrites): true if no one stone stops every five, or if each stone that
+    /// does loses to a further VCF. Caro fives are also stopped from beside them (see
+    /// [`Position::five_blocks`]), so a four may have several blocks; the line kept is the
+    /// last block's.
     fn caro_four_wins(
         &mut self,
         pos: &mut Position,
         depth: u8,
         abort: &dyn Fn() -> bool,
-        five: Pos,
+        fives: &mut Vec<Pos>,
     ) -> bool {
-        let mut blocks = Vec::new();
-        pos.five_blocks(pos.side_to_move().opponent(), &mut blocks);
+        let five = fives[0];
+        // The buffer is the caller's, whose next four refills it: no allocation per four.
+        let blocks = fives;
+        pos.five_blocks(pos.side_to_move().opponent(), blocks);
         let Some(&last) = blocks.last() else {
             self.line.push(five);
             return true;
         };
         let start = self.line.len();
-        for &block in &blocks {
+        for &block in blocks.iter() {
             self.line.truncate(start);
             pos.make_move(block);
             let won = self.attack(pos, depth - 1, abort);
@@ -203,7 +206,7 @@ impl VcfSolver {
             pos.four_cells(me, Combo::Five, fives);
             let won = match fives.len() {
                 0 => false,
-                _ if pos.rule().is_caro() => self.caro_four_wins(pos, depth, abort, fives[0]),
+                _ if pos.rule().is_caro() => self.caro_four_wins(pos, depth, abort, fives),
                 n if n >= 2 => {
                     self.line.push(fives[0]);
                     true
