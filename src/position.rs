@@ -636,6 +636,55 @@ impl Position {
         self.board.hash_after(pos)
     }
 
+    /// Zobrist hash after the side to move plays `first` and the opponent answers `second`.
+    #[inline]
+    pub fn hash_after_pair(&self, first: Pos, second: Pos) -> u64 {
+        self.board.hash_after_pair(first, second)
+    }
+
+    /// The one empty cell where `color` would make five once it has played the empty `pos`,
+    /// when the move makes a plain four; `None` when it makes no five point or two or more.
+    /// `color` must have no five point now (so each new one makes its five through `pos`),
+    /// and the rule must not be caro (whose fives may be closed). Read from the lines
+    /// without playing the move: the VCF solver asks it to judge a four's forced reply
+    /// before playing either stone.
+    pub fn only_five_after(&self, pos: Pos, color: Color) -> Option<Pos> {
+        debug_assert!(!self.rule().is_caro());
+        debug_assert_eq!(self.combo_count(color, Combo::Five), 0);
+        let shape = self.shape(pos, color);
+        let lines = self.board.lines();
+        let exact = self.rule().exact_five(color);
+        let mut found = None;
+        for (dir, step) in DIRECTIONS.into_iter().enumerate() {
+            // A line whose shape is below a four gains no five point from the move.
+            if shape.pattern(dir) < Pattern::Four {
+                continue;
+            }
+            let (line, bit) = lines.locate(dir, pos);
+            let own = lines.stones(color, dir, line) | 1 << bit;
+            let occupied = own | lines.stones(color.opponent(), dir, line) | lines.walls(dir, line);
+            // The empty cells within four of the move (walls fill the PAD bits at each end,
+            // so every bit tested is at least PAD and at most 31 - PAD).
+            let mut empty = !occupied & (0x1ff << (bit - 4));
+            while empty != 0 {
+                let e = empty.trailing_zeros();
+                empty &= empty - 1;
+                // The run through `e` once both stones stand, as `Lines::run` counts it.
+                let with = own | 1 << e;
+                let len = 1
+                    + (!(with >> (e + 1))).trailing_zeros()
+                    + (!(with << (32 - e))).leading_zeros();
+                if len >= 5 && !(exact && len > 5) {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = self.board.step(pos, step, i64::from(e) - i64::from(bit));
+                }
+            }
+        }
+        found
+    }
+
     /// Threat state of an empty cell for `color`.
     #[inline]
     pub fn shape(&self, pos: Pos, color: Color) -> &Shape {
@@ -1068,5 +1117,54 @@ mod tests {
         }
         // The boards are crowded enough that the test reaches both kinds of block.
         assert!(positions > 100 && beside > 10, "{positions} {beside}");
+    }
+
+    /// `only_five_after` names the five point a move leaves exactly when playing the move
+    /// and listing the five points gives one, on random crowded boards under the rules
+    /// without caro's closed fives.
+    #[test]
+    fn only_five_after_matches_playing_the_move() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let (mut fours, mut ones) = (0, 0);
+        for round in 0..300 {
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju][round % 3];
+            let size = [9, 15, 20][round / 3 % 3];
+            let (mut black, mut white) = (Vec::new(), Vec::new());
+            let mut taken = std::collections::HashSet::new();
+            for i in 0..rng.gen_range(size..size * size / 3) {
+                let cell = (rng.gen_range(0..size), rng.gen_range(0..size));
+                if taken.insert(cell) {
+                    if i % 2 == 0 {
+                        black.push(cell)
+                    } else {
+                        white.push(cell)
+                    }
+                }
+            }
+            for mover in [Color::Black, Color::White] {
+                let Ok(board) = Board::from_stones(size, size, rule, &black, &white, mover) else {
+                    continue;
+                };
+                let mut pos = Position::new(&board);
+                if pos.combo_count(mover, Combo::Five) > 0 {
+                    continue;
+                }
+                let mut cells = Vec::new();
+                pos.four_cells(mover, Combo::Four, &mut cells);
+                for cell in cells {
+                    let named = pos.only_five_after(cell, mover);
+                    pos.make_move(cell);
+                    let mut fives = Vec::new();
+                    pos.four_cells(mover, Combo::Five, &mut fives);
+                    pos.undo_move();
+                    let expected = (fives.len() == 1).then(|| fives[0]);
+                    assert_eq!(named, expected, "{rule:?} {size} {mover:?} {cell}");
+                    fours += 1;
+                    ones += expected.is_some() as usize;
+                }
+            }
+        }
+        assert!(fours > 1000 && ones > 500 && ones < fours, "{fours} {ones}");
     }
 }

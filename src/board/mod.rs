@@ -218,6 +218,14 @@ impl Board {
         self.hash ^ zobrist::stone_key(self.side_to_move, pos) ^ zobrist::side_key()
     }
 
+    /// The hash after the side to move plays `first` and the opponent answers `second`.
+    #[inline]
+    pub fn hash_after_pair(&self, first: Pos, second: Pos) -> u64 {
+        self.hash
+            ^ zobrist::stone_key(self.side_to_move, first)
+            ^ zobrist::stone_key(self.side_to_move.opponent(), second)
+    }
+
     /// Places a stone of any colour; the side to move becomes the other colour.
     ///
     /// # Panics
