@@ -1059,6 +1059,27 @@ mod tests {
         assert_eq!(five_blocks_on_row(Rule::Caro, &[4, 5, 6], &[]), row(&[]));
     }
 
+    /// Points as `(x, y)`, the form `Board::from_stones` takes.
+    type Points = Vec<(usize, usize)>;
+
+    /// Stones thrown `throws` times at random points of a `size` x `size` board, black and
+    /// white in turn; a throw at a taken point is lost.
+    fn random_stones(rng: &mut impl rand::Rng, size: usize, throws: usize) -> (Points, Points) {
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        let mut taken = std::collections::HashSet::new();
+        for i in 0..throws {
+            let cell = (rng.gen_range(0..size), rng.gen_range(0..size));
+            if taken.insert(cell) {
+                if i % 2 == 0 {
+                    black.push(cell)
+                } else {
+                    white.push(cell)
+                }
+            }
+        }
+        (black, white)
+    }
+
     /// The caro blocks equal a test of every empty point, each put on a copy of the lines,
     /// on random crowded boards (many fours, some fives closed or open by one stone).
     #[test]
@@ -1073,18 +1094,8 @@ mod tests {
                 Rule::CaroExact
             };
             let size = [9, 15, 20][round % 3];
-            let (mut black, mut white) = (Vec::new(), Vec::new());
-            let mut taken = std::collections::HashSet::new();
-            for i in 0..rng.gen_range(size * 2..size * size / 2) {
-                let cell = (rng.gen_range(0..size), rng.gen_range(0..size));
-                if taken.insert(cell) {
-                    if i % 2 == 0 {
-                        black.push(cell)
-                    } else {
-                        white.push(cell)
-                    }
-                }
-            }
+            let throws = rng.gen_range(size * 2..size * size / 2);
+            let (black, white) = random_stones(&mut rng, size, throws);
             let board = Board::from_stones(size, size, rule, &black, &white, Color::Black)
                 .expect("a legal test position");
             let pos = Position::new(&board);
@@ -1130,18 +1141,8 @@ mod tests {
         for round in 0..300 {
             let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju][round % 3];
             let size = [9, 15, 20][round / 3 % 3];
-            let (mut black, mut white) = (Vec::new(), Vec::new());
-            let mut taken = std::collections::HashSet::new();
-            for i in 0..rng.gen_range(size..size * size / 3) {
-                let cell = (rng.gen_range(0..size), rng.gen_range(0..size));
-                if taken.insert(cell) {
-                    if i % 2 == 0 {
-                        black.push(cell)
-                    } else {
-                        white.push(cell)
-                    }
-                }
-            }
+            let throws = rng.gen_range(size..size * size / 3);
+            let (black, white) = random_stones(&mut rng, size, throws);
             for mover in [Color::Black, Color::White] {
                 let Ok(board) = Board::from_stones(size, size, rule, &black, &white, mover) else {
                     continue;

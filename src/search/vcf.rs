@@ -1,7 +1,9 @@
 //! Victory by continuous fours (VCF): the attacker plays only moves that make a four, the
 //! defender's reply is forced (the single point that stops the five), and the attacker wins
 //! when a move leaves two ways to five. It reads the incremental threat counts only, never the
-//! full evaluation, and remembers disproven positions in its own table.
+//! full evaluation, and remembers disproven positions in its own table. A plain four's one
+//! reply is read from the lines, so a reply the table has already disproven (or one past the
+//! depth or node limit) is judged from the hash after both stones, and neither is played.
 //!
 //! Renju: black never plays a foul while attacking; a white four whose only defence is a black
 //! foul point wins for white.
