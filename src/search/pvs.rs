@@ -71,10 +71,13 @@ const ROOT_VCT_THREATS: u32 = 8;
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
 const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
 /// Nodes a leaf VCF may spend. It is spent at every leaf where the mover has a four, so it is
-/// kept short. Against 64 at 0.2 s/move, 24 scored +19.6 +/- 20.6 Elo in freestyle (800
-/// games) and +26.7 +/- 32.7 in renju (300 games); at 1 s/move, 6 s/game in freestyle,
-/// +5.2 +/- 42.0 (200 games). 256 scored -36.7 +/- 40.2 against 64 (190 games, SPRT H0), and
-/// 12 scored -9.6 +/- 27.5 against 24 (400 games).
+/// kept short. Against 64 at 0.2 s/move, 24 scored +19.6 +/- 20.6 Elo in freestyle (800 games)
+/// and +26.7 +/- 32.7 in renju (300 games); at 1 s/move, 6 s/game in freestyle, +5.2 +/- 42.0
+/// (200 games). 256 scored -36.7 +/- 40.2 against 64 (190 games, SPRT H0), and 12 scored -9.6
+/// +/- 27.5 against 24 (400 games). At 1 s/move and 6 s/game in freestyle (300 games each): 1
+/// node, so only a five already on the board counts (bench 1,987,054 nodes), scored +8.1 +/-
+/// 35.8 against 24; 3, once the solver judged a four's reply before playing it, -5.8 +/- 35.1:
+/// neither adopted.
 const LEAF_VCF_NODES: u64 = 24;
 /// Nodes a VCF may spend at an interior node [`INTERIOR_VCF_DEPTH`] or more plies from the
 /// horizon where the mover has a four. The search spends one ply per four, so a VCF longer

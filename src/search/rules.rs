@@ -115,17 +115,18 @@ pub struct RuleSettings {
     /// The transposition table's keep margin (see `set_keep_margin` in `search::tt`): a
     /// non-exact store at most this many plies shallower than an entry of the same search for
     /// the same position overwrites it. 0 (a deeper bound always stays) against 2, at 0.2
-    /// s/move on 15x15 balanced openings: freestyle +33.1 +/- 31.9 and +20.0 +/- 30.0 Elo
-    /// (400 games each; +26.1 +/- 21.9 together, LOS 99 %), renju -24.1 +/- 29.6, standard
-    /// -13.9 +/- 29.0, caro -1.7 +/- 32.0 (400 games each), so renju, standard and caro keep
-    /// 2 (standard again with freestyle's other settings: see [`RuleSettings::for_rule`]).
-    /// Freestyle on 20x20 showed no gain: -9.3 +/- 38.1 and +0.0 +/- 35.9 (300 games each,
-    /// same time; -4.4 +/- 26.1 together), then, without the fail-high reduction there, +30.2
-    /// +/- 33.7 (300 games; +8.6 +/- 20.6 over the 900). Keeping a deeper entry of an earlier
-    /// search too (the margin applied whatever the entry's generation) scored +2.6 +/- 28.4
-    /// against 0 (freestyle, 400 games): not adopted. Freestyle at 1 s/move, 0 against 2 on
-    /// top of the fail-high reduction: +29.6 +/- 41.7 (200 games; no time losses, moves 504
-    /// ms on average, at most 919 ms).
+    /// s/move on 15x15 balanced openings: freestyle +33.1 +/- 31.9 and +20.0 +/- 30.0 Elo (400
+    /// games each; +26.1 +/- 21.9 together, LOS 99 %), renju -24.1 +/- 29.6, standard -13.9 +/-
+    /// 29.0, caro -1.7 +/- 32.0 (400 games each), so renju, standard and caro keep 2 (standard
+    /// again with freestyle's other settings: see [`RuleSettings::for_rule`]). Freestyle on
+    /// 20x20 showed no gain: -9.3 +/- 38.1 and +0.0 +/- 35.9 (300 games each, same time; -4.4
+    /// +/- 26.1 together), then, without the fail-high reduction there, +30.2 +/- 33.7 (300
+    /// games; +8.6 +/- 20.6 over the 900). Keeping a deeper entry of an earlier search too (the
+    /// margin applied whatever the entry's generation) scored +2.6 +/- 28.4 against 0
+    /// (freestyle, 400 games): not adopted. Freestyle at 1 s/move, 0 against 2 on top of the
+    /// fail-high reduction: +29.6 +/- 41.7 (200 games; no time losses, moves 504 ms on average,
+    /// at most 919 ms). Caro at 1 s/move and 6 s/game, 0 against 2: -10.4 +/- 36.1 (300 games),
+    /// so caro keeps 2.
     pub tt_keep_margin: i32,
     /// Plies less for the root's re-searches after a fail high at an aspiration window, until
     /// the next fail low: the move that failed high has just held at the full depth, and the
