@@ -17,7 +17,7 @@
 use std::sync::OnceLock;
 
 use crate::board::forbidden;
-use crate::board::lines::{DIRECTIONS, LINE_SLOTS, PAD};
+use crate::board::lines::{Run, DIRECTIONS, LINE_SLOTS, PAD};
 use crate::board::pattern::{self, Combo, Pattern, PatternTable};
 use crate::board::{Board, Cell};
 use crate::eval::CellShape;
@@ -669,12 +669,8 @@ impl Position {
             while empty != 0 {
                 let e = empty.trailing_zeros();
                 empty &= empty - 1;
-                // The run through `e` once both stones stand, as `Lines::run` counts it.
-                let with = own | 1 << e;
-                let len = 1
-                    + (!(with >> (e + 1))).trailing_zeros()
-                    + (!(with << (32 - e))).leading_zeros();
-                if len >= 5 && !(exact && len > 5) {
+                // The run through `e` once both stones stand.
+                if Run::through(own, line, e).is_five(exact) {
                     if found.is_some() {
                         return None;
                     }

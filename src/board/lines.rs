@@ -140,16 +140,7 @@ impl Lines {
     #[inline(always)]
     pub fn run(&self, color: Color, dir: usize, pos: Pos) -> Run {
         let (line, bit) = self.locate(dir, pos);
-        let mask = self.stones[color.index()][dir][line] | (1 << bit);
-        // Consecutive ones above `bit`, then below it (bit >= PAD, so the shifts stay in range).
-        let up = (!(mask >> (bit + 1))).trailing_zeros();
-        let down = (!(mask << (32 - bit))).leading_zeros();
-        Run {
-            len: 1 + up + down,
-            line,
-            low_end: bit - down - 1,
-            high_end: bit + up + 1,
-        }
+        Run::through(self.stones[color.index()][dir][line], line, bit)
     }
 }
 
@@ -164,6 +155,32 @@ pub struct Run {
     pub low_end: u32,
     /// Bit of the cell just above the run.
     pub high_end: u32,
+}
+
+impl Run {
+    /// The run through `bit` of line `line` whose stones are `stones`, counting `bit` as a
+    /// stone. `bit` must be at least [`PAD`] (a cell of the board), so the shifts stay in
+    /// range.
+    #[inline(always)]
+    pub fn through(stones: u32, line: usize, bit: u32) -> Run {
+        let mask = stones | (1 << bit);
+        // Consecutive ones above `bit`, then below it.
+        let up = (!(mask >> (bit + 1))).trailing_zeros();
+        let down = (!(mask << (32 - bit))).leading_zeros();
+        Run {
+            len: 1 + up + down,
+            line,
+            low_end: bit - down - 1,
+            high_end: bit + up + 1,
+        }
+    }
+
+    /// Whether the run is long enough to win: five or more, or exactly five when only that
+    /// wins (`exact`).
+    #[inline(always)]
+    pub fn is_five(&self, exact: bool) -> bool {
+        self.len >= 5 && !(exact && self.len > 5)
+    }
 }
 
 #[cfg(test)]

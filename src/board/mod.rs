@@ -382,7 +382,7 @@ pub fn winning_run(
     closer: Option<Pos>,
 ) -> Option<lines::Run> {
     let run = lines.run(color, dir, pos);
-    if run.len < 5 || (rule.exact_five(color) && run.len > 5) {
+    if !run.is_five(rule.exact_five(color)) {
         return None;
     }
     if rule.is_caro() && run.len == 5 {
