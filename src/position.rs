@@ -725,8 +725,18 @@ impl Position {
         if !self.rule().forbids(color) {
             return false;
         }
+        self.may_be_foul(pos) && forbidden::is_forbidden(&mut self.board.lines().clone(), pos)
+    }
+
+    /// False when black's shapes at the empty `pos` rule out a renju foul there (no
+    /// overline, no flexible four, fewer than two threes and fours, or a five): the cheap
+    /// filter before [`Position::is_foul_for`]'s exact test. Each line's shape only falls
+    /// when a white stone is added, and the filter with it, so a point it clears stays clear
+    /// of fouls after any white move: the VCF solver relies on that to judge black's block
+    /// of a white four before the four is played.
+    #[inline]
+    pub fn may_be_foul(&self, pos: Pos) -> bool {
         self.shape(pos, Color::Black).entry & FOUL_BIT != 0
-            && forbidden::is_forbidden(&mut self.board.lines().clone(), pos)
     }
 
     /// Plays `pos` for the side to move and updates the threat state.
@@ -1163,5 +1173,51 @@ mod tests {
             }
         }
         assert!(fours > 1000 && ones > 500 && ones < fours, "{fours} {ones}");
+    }
+
+    /// A white stone never makes a renju foul candidate of a point that was not one: the VCF
+    /// solver judges black's block of a white four before the four stands on that. Each
+    /// point cleared before the move is also checked with the exact foul test after it.
+    #[test]
+    fn a_white_stone_never_raises_the_foul_filter() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+        let (mut raised_before, mut checked) = (0, 0);
+        for round in 0..200 {
+            let size = [9, 15][round % 2];
+            let throws = rng.gen_range(size..size * size / 2);
+            let (black, white) = random_stones(&mut rng, size, throws);
+            let Ok(board) =
+                Board::from_stones(size, size, Rule::Renju, &black, &white, Color::White)
+            else {
+                continue;
+            };
+            let mut pos = Position::new(&board);
+            let empty: Vec<Pos> = board.empty_cells().collect();
+            let before: Vec<bool> = empty.iter().map(|&p| pos.may_be_foul(p)).collect();
+            raised_before += before.iter().filter(|&&b| b).count();
+            for _ in 0..4 {
+                let Some(&mv) = empty.get(rng.gen_range(0..empty.len())) else {
+                    break;
+                };
+                pos.make_move(mv);
+                for (&p, &was) in empty.iter().zip(&before) {
+                    if p == mv || was {
+                        continue;
+                    }
+                    assert!(!pos.may_be_foul(p), "{size} {mv} raised {p}");
+                    assert!(
+                        !pos.is_foul_for(p, Color::Black),
+                        "{size} {mv} made {p} a foul"
+                    );
+                    checked += 1;
+                }
+                pos.undo_move();
+            }
+        }
+        assert!(
+            raised_before > 200 && checked > 50_000,
+            "{raised_before} {checked}"
+        );
     }
 }
