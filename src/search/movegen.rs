@@ -61,7 +61,33 @@ pub fn order_score(pos: &Position, p: Pos) -> i32 {
 /// returns the situation. Renju fouls of black are left out.
 pub fn generate(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
     let situation = situation(pos);
-    fill(pos, situation, moves, false);
+    fill(pos, situation, moves, false, false);
+    situation
+}
+
+/// Whether a stone of either colour at `p` would build on a stone of its own (see
+/// [`crate::position::Shape::builds`]); a point where neither does is idle.
+#[inline(always)]
+pub fn builds(pos: &Position, p: Pos) -> bool {
+    let me = pos.side_to_move();
+    pos.shape(p, me).builds() || pos.shape(p, me.opponent()).builds()
+}
+
+/// [`generate`] that, when nothing is forced, leaves out the idle points ([`builds`]) unless
+/// every point is idle: the same moves in the same order as [`generate`] followed by keeping
+/// the building points when there are any, without a second pass over the list.
+pub fn generate_skipping_idle(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Situation {
+    let situation = situation(pos);
+    let free = situation == Situation::Free;
+    fill(pos, situation, moves, false, free);
+    if free && moves.is_empty() {
+        // No building point near the stones: every candidate as [`generate`] has them (with
+        // its fallbacks), then the building ones among them if any.
+        fill(pos, situation, moves, false, false);
+        if moves.iter().any(|m| builds(pos, m.0)) {
+            moves.retain(|m| builds(pos, m.0));
+        }
+    }
     situation
 }
 
@@ -77,7 +103,7 @@ pub fn generate_excluding(
 ) -> Situation {
     let situation = situation(pos);
     for answered in [situation, Situation::Free] {
-        fill(pos, answered, moves, true);
+        fill(pos, answered, moves, true, false);
         moves.retain(|(p, _)| !excluded.contains(p));
         if !moves.is_empty() {
             return answered;
@@ -87,8 +113,15 @@ pub fn generate_excluding(
 }
 
 /// Fills `moves` with the moves that answer `situation`. A five ends the list unless
-/// `all_fives`.
-fn fill(pos: &Position, situation: Situation, moves: &mut Vec<(Pos, i32)>, all_fives: bool) {
+/// `all_fives`. With `building_only`, only the candidates near the stones that [`builds`],
+/// and no fallback when there are none.
+fn fill(
+    pos: &Position,
+    situation: Situation,
+    moves: &mut Vec<(Pos, i32)>,
+    all_fives: bool,
+    building_only: bool,
+) {
     moves.clear();
     let me = pos.side_to_move();
     let op = me.opponent();
@@ -139,7 +172,8 @@ fn fill(pos: &Position, situation: Situation, moves: &mut Vec<(Pos, i32)>, all_f
             let keep = match situation {
                 Situation::CanWin => pos.shape(p, me).combo() == Combo::Five,
                 Situation::MustBlockFive => pos.shape(p, op).combo() == Combo::Five,
-                Situation::MustDefendThree | Situation::Free => true,
+                Situation::MustDefendThree => true,
+                Situation::Free => !building_only || builds(pos, p),
             };
             if keep && !pos.is_forbidden(p) {
                 moves.push((p, order_score(pos, p)));
@@ -148,6 +182,9 @@ fn fill(pos: &Position, situation: Situation, moves: &mut Vec<(Pos, i32)>, all_f
                 }
             }
         }
+    }
+    if building_only {
+        return;
     }
     if moves.is_empty() && board.stone_count() == 0 {
         let centre = Pos::new(board.width() / 2, board.height() / 2);
@@ -210,5 +247,43 @@ mod tests {
             }
             assert_eq!(has(2) && has(9), beside, "{rule}");
         }
+    }
+
+    /// Leaving idle points out while generating gives the moves, in the order, of generating
+    /// all and then keeping the building ones (when any builds), in random games under every
+    /// rule, from the empty board on.
+    #[test]
+    fn skipping_idle_points_while_generating_matches_filtering_after() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let (mut dropped, mut free) = (0, 0);
+        for game in 0..60 {
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][game % 4];
+            let size = [9, 15, 20][game / 4 % 3];
+            let board = Board::new(size, size, rule).expect("board");
+            let mut pos = Position::new(&board);
+            let (mut all, mut skipped) = (Vec::new(), Vec::new());
+            for _ in 0..size * size / 2 {
+                let situation = generate(&pos, &mut all);
+                assert_eq!(generate_skipping_idle(&pos, &mut skipped), situation);
+                if situation == Situation::Free {
+                    free += 1;
+                    let before = all.len();
+                    if all.iter().any(|m| builds(&pos, m.0)) {
+                        all.retain(|m| builds(&pos, m.0));
+                    }
+                    dropped += before - all.len();
+                }
+                assert_eq!(skipped, all, "{rule} {size}");
+                let Some(&(mv, _)) = all.get(rng.gen_range(0..all.len().max(1))) else {
+                    break;
+                };
+                pos.make_move(mv);
+                if pos.board().last_move_won() {
+                    break;
+                }
+            }
+        }
+        assert!(free > 1000 && dropped > 10_000, "{free} {dropped}");
     }
 }
