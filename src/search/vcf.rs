@@ -235,7 +235,8 @@ impl VcfSolver {
         // with white's four on the board; a block the shapes clear of fouls now stays clear
         // once the four stands ([`Position::may_be_foul`]). That clears about 97 % of white's
         // fours: for 20 renju game positions searched to depth 8, 4.8 % fewer instructions
-        // with the same nodes.
+        // with the same nodes; +3.5 +/- 31.6 Elo against the engine before (renju, 1 s/move
+        // and 6 s/game, 300 games).
         let foul_defender = pos.rule().forbids(op);
         for &attack_move in candidates.iter() {
             if pos.is_forbidden(attack_move) {
