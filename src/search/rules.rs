@@ -151,15 +151,15 @@ pub struct RuleSettings {
     /// games each): freestyle +33.1 +/- 28.9, +12.2 +/- 31.1, +3.5 +/- 29.3 and, once adopted,
     /// +5.2 +/- 29.1 and +23.5 +/- 29.7 Elo (+15.6 +/- 13.2 over the 2,000, LOS 99.0 %; the
     /// first run is what prompted the others), renju +6.1 +/- 31.0, standard -16.5 +/- 28.6,
-    /// caro +0.0 +/- 29.6. At 1 s/move and 6 s/game (300 games each): caro, once its fours
-    /// were judged right, +37.2 +/- 36.5 and -18.5 +/- 35.4 (+9.3 +/- 25.4 over the 600, LOS
-    /// 76 %), renju -26.7 +/- 35.2, standard -15.1 +/- 35.2. Freestyle on 20x20: -25.5 +/- 35.5 and +11.6 +/- 31.8 (300 games
-    /// each; -4.9 +/- 23.7 together) and, once freestyle ordered without history there, +16.2
-    /// +/- 28.4 and -49.0 +/- 28.6 (300 games each; a third run stopped at -56.1 +/- 77.2 after
-    /// 50 games; -11.4 +/- 15.3 over the four 300-game runs). Searching them there with a ply
-    /// more of reduction than other late moves instead scored +11.6 +/- 26.9 and -2.3 +/- 25.3
-    /// (300 games each; +4.2 +/- 18.4 together): not adopted. So only freestyle on boards up
-    /// to 15x15 skips them ([`RuleSettings::for_board`]).
+    /// caro +0.0 +/- 29.6. At 1 s/move and 6 s/game (300 games each): caro, once its fours were
+    /// judged right, +37.2 +/- 36.5 and -18.5 +/- 35.4 (+9.3 +/- 25.4 over the 600, LOS 76 %),
+    /// renju -26.7 +/- 35.2, standard -15.1 +/- 35.2. Freestyle on 20x20: -25.5 +/- 35.5 and +11.6
+    /// +/- 31.8 (300 games each; -4.9 +/- 23.7 together) and, once freestyle ordered without
+    /// history there, +16.2 +/- 28.4 and -49.0 +/- 28.6 (300 games each; a third run stopped at
+    /// -56.1 +/- 77.2 after 50 games; -11.4 +/- 15.3 over the four 300-game runs). Searching them
+    /// there with a ply more of reduction than other late moves instead scored +11.6 +/- 26.9 and
+    /// -2.3 +/- 25.3 (300 games each; +4.2 +/- 18.4 together): not adopted. So only freestyle on
+    /// boards up to 15x15 skips them ([`RuleSettings::for_board`]).
     pub skip_idle_points: bool,
     /// Whether the move ordering puts the killers (the last two quiet moves that cut off at the
     /// same ply, cleared two plies down at each node) right after the table's move. Against the
