@@ -84,11 +84,16 @@ pub fn generate_skipping_idle(pos: &Position, moves: &mut Vec<(Pos, i32)>) -> Si
         // No building point near the stones: every candidate as [`generate`] has them (with
         // its fallbacks), then the building ones among them if any.
         fill(pos, situation, moves, false, false);
-        if moves.iter().any(|m| builds(pos, m.0)) {
-            moves.retain(|m| builds(pos, m.0));
-        }
+        keep_building(pos, moves);
     }
     situation
+}
+
+/// Keeps only the points of `moves` that [`builds`], when there is any.
+pub fn keep_building(pos: &Position, moves: &mut Vec<(Pos, i32)>) {
+    if moves.iter().any(|m| builds(pos, m.0)) {
+        moves.retain(|m| builds(pos, m.0));
+    }
 }
 
 /// [`generate`] for a root with points left out (the moves `YXNBEST` has already found, the

@@ -1099,10 +1099,7 @@ impl Worker {
         if let Some(x) = excluded {
             moves.retain(|m| m.0 != x);
             if situation == Situation::Free && skip_idle {
-                let builds = |m: &(Pos, i32)| movegen::builds(pos, m.0);
-                if moves.iter().any(builds) {
-                    moves.retain(builds);
-                }
+                movegen::keep_building(pos, &mut moves);
             }
         }
         if moves.is_empty() {
