@@ -251,65 +251,17 @@ impl VcfSolver {
             // before either stone is played: for about a third of the fours it fails at once
             // and neither is played. For 20 freestyle game positions searched to depth 7,
             // 10.7 % fewer instructions than judging the reply once the four stands (as
-            // below), and 20.2 % fewer than playing every reply, with the same nodes, table
-            // writes and result.
+            // [`VcfSolver::played_four`] does), and 20.2 % fewer than playing every reply,
+            // with the same nodes, table writes and result.
             let known_block = if prejudge {
                 pos.only_five_after(attack_move, me)
                     .filter(|&block| !(foul_defender && pos.may_be_foul(block)))
             } else {
                 None
             };
-            let won = if let Some(block) = known_block {
-                self.count_node(abort);
-                if self.reply_fails_at_once(depth, pos.hash_after_pair(attack_move, block)) {
-                    false
-                } else {
-                    pos.make_move(attack_move);
-                    if cfg!(debug_assertions) {
-                        pos.four_cells(me, Combo::Five, fives);
-                        assert_eq!(fives.as_slice(), [block], "the four's one five point");
-                        assert!(!pos.is_forbidden(block), "a block cleared of fouls");
-                    }
-                    let won = self.defend(pos, depth, abort, block);
-                    pos.undo_move();
-                    won
-                }
-            } else {
-                pos.make_move(attack_move);
-                pos.four_cells(me, Combo::Five, fives);
-                let won = match fives.len() {
-                    0 => false,
-                    _ if pos.rule().is_caro() => self.caro_four_wins(pos, depth, abort, fives),
-                    n if n >= 2 => {
-                        self.line.push(fives[0]);
-                        true
-                    }
-                    _ => {
-                        let block = fives[0];
-                        if pos.is_forbidden(block) {
-                            // Black's only defence is a foul: white wins by making five there.
-                            self.line.push(block);
-                            true
-                        } else {
-                            // Judged before the block is played (white's fours under renju
-                            // whose block the shapes could not clear of fouls come here).
-                            // Not playing the block also when it takes the attacker's only
-                            // four point, where the reply node would fail too but first
-                            // record its disproof, saved about 1 % of the time and moved the
-                            // bench to 2,918,003 nodes, but scored -25.5 +/- 29.2 Elo
-                            // against the engine before (freestyle, 1 s/move and 6 s/game,
-                            // 300 games): not adopted.
-                            self.count_node(abort);
-                            if self.reply_fails_at_once(depth, pos.hash_after(block)) {
-                                false
-                            } else {
-                                self.defend(pos, depth, abort, block)
-                            }
-                        }
-                    }
-                };
-                pos.undo_move();
-                won
+            let won = match known_block {
+                Some(block) => self.judged_four(pos, depth, abort, attack_move, block, fives),
+                None => self.played_four(pos, depth, abort, attack_move, fives),
             };
             if won {
                 self.line.push(attack_move);
@@ -321,5 +273,78 @@ impl VcfSolver {
         }
         self.failed[slot] = (pos.hash() & !DEPTH_MASK) | u64::from(depth);
         false
+    }
+
+    /// A plain four `attack_move` whose one block, `block`, is known before it is played:
+    /// the reply node is counted and judged from the hash after both stones, and the stones
+    /// are played only when it does not fail at once.
+    #[inline(always)]
+    fn judged_four(
+        &mut self,
+        pos: &mut Position,
+        depth: u8,
+        abort: &dyn Fn() -> bool,
+        attack_move: Pos,
+        block: Pos,
+        fives: &mut Vec<Pos>,
+    ) -> bool {
+        self.count_node(abort);
+        if self.reply_fails_at_once(depth, pos.hash_after_pair(attack_move, block)) {
+            return false;
+        }
+        pos.make_move(attack_move);
+        if cfg!(debug_assertions) {
+            pos.four_cells(pos.side_to_move().opponent(), Combo::Five, fives);
+            assert_eq!(fives.as_slice(), [block], "the four's one five point");
+            assert!(!pos.is_forbidden(block), "a block cleared of fouls");
+        }
+        let won = self.defend(pos, depth, abort, block);
+        pos.undo_move();
+        won
+    }
+
+    /// A four `attack_move` whose reply is found by playing it (`fives`, which the call
+    /// overwrites, gets its five points): caro's, a black renju defender's block the shapes
+    /// could not clear of fouls, and a move that makes no five point or two.
+    #[inline(always)]
+    fn played_four(
+        &mut self,
+        pos: &mut Position,
+        depth: u8,
+        abort: &dyn Fn() -> bool,
+        attack_move: Pos,
+        fives: &mut Vec<Pos>,
+    ) -> bool {
+        pos.make_move(attack_move);
+        pos.four_cells(pos.side_to_move().opponent(), Combo::Five, fives);
+        let won = match fives.len() {
+            0 => false,
+            _ if pos.rule().is_caro() => self.caro_four_wins(pos, depth, abort, fives),
+            n if n >= 2 => {
+                self.line.push(fives[0]);
+                true
+            }
+            _ if pos.is_forbidden(fives[0]) => {
+                // Black's only defence is a foul: white wins by making five there.
+                self.line.push(fives[0]);
+                true
+            }
+            _ => {
+                // Judged before the block is played. Not playing the block also when it
+                // takes the attacker's only four point, where the reply node would fail too
+                // but first record its disproof, saved about 1 % of the time and moved the
+                // bench to 2,918,003 nodes, but scored -25.5 +/- 29.2 Elo against the engine
+                // before (freestyle, 1 s/move and 6 s/game, 300 games): not adopted.
+                let block = fives[0];
+                self.count_node(abort);
+                if self.reply_fails_at_once(depth, pos.hash_after(block)) {
+                    false
+                } else {
+                    self.defend(pos, depth, abort, block)
+                }
+            }
+        };
+        pos.undo_move();
+        won
     }
 }
