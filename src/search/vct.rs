@@ -20,6 +20,17 @@ use crate::position::Position;
 use crate::types::{Color, Pos};
 
 const TABLE_SIZE: usize = 1 << 16;
+// The three limits below were each moved alone on the self-play sets (tests/data/
+// vct_selfplay.jsonl, 82 freestyle positions, and vct_renju_selfplay.jsonl, 278 renju ones;
+// each solved from an empty table within 1,000,000 nodes, counting those found within the
+// root VCT's budgets of a 0.2 s and a 1 s move, 40,500 and 245,700 nodes). As set: freestyle
+// 60 and 80, renju 196 and 249. Inner VCF 100 nodes: 62 and 81, 196 and 249 (one renju
+// position no longer found); 400: 60 and 80, 196 and 247. One quiet threat: 60 and 80, 195
+// and 248 (one not found); three: 60 and 80, 196 and 247. Twelve quiet candidates: 60 and 80,
+// 199 and 247 (two not found); 48: 60 and 80, 193 and 247. None stood out; no match played.
+// Nor did a table of the defence that last refuted the attack in each defender position, tried
+// first when the position came back: freestyle 3,376,743 nodes instead of 3,395,444, renju
+// 20,632,331 instead of 21,194,904, 197 and 249 of the renju set within the budgets.
 /// Node budget of the VCF tried at each attacker node.
 const INNER_VCF_NODES: u64 = 200;
 /// Quiet VCF threats allowed in one line of the attack.
