@@ -11,9 +11,10 @@
 
 use std::cmp::Reverse;
 
+use super::rules::RuleSettings;
 use crate::board::pattern::Combo;
 use crate::position::Position;
-use crate::types::{Pos, Rule};
+use crate::types::Pos;
 
 const TABLE_SIZE: usize = 1 << 16;
 /// The bits of a table entry that hold the depth (a slot is chosen by 16 low bits, so these
@@ -228,24 +229,14 @@ impl VcfSolver {
         } else {
             pos.four_cells(me, Combo::Four, candidates);
             // Strongest fours first: flex fours and double fours end the search at once.
-            // Outside renju, fours of one combination then go by the attacker's shape value
-            // there (line weights and combination bonus: the four that also builds most):
-            // the bench in 2,884,770 nodes instead of 2,923,631, the freestyle VCT suite in
-            // 3,128,403 instead of 3,395,444. Against the engine that kept them in board
-            // order, 1 s/move and 6 s/game, 300 games each: freestyle +19.7 +/- 35.5, +16.2
-            // +/- 36.1 and -3.5 +/- 33.5 Elo, standard +11.6 +/- 35.1, caro +36.0 +/- 36.0,
-            // freestyle on 20x20 +6.9 +/- 31.2 (+14.5 +/- 14.1 over the 1,800, LOS 97.8 %).
-            // Renju keeps board order: there the same ordering scored -5.8 +/- 33.4 (300
-            // games) and left 4 of the 278 renju self-play VCTs unfound (a set chosen as what
-            // board order finds).
-            if pos.rule() == Rule::Renju {
-                candidates.sort_by_key(|&p| Reverse(pos.shape(p, me).combo()));
-            } else {
-                candidates.sort_by_key(|&p| {
-                    let shape = pos.shape(p, me);
-                    Reverse((shape.combo(), shape.value()))
-                });
-            }
+            // Fours of one combination then go by the attacker's shape value where the rule
+            // gains from it ([`RuleSettings::vcf_fours_by_value`]), else in board order (the
+            // sort is stable).
+            let by_value = RuleSettings::for_rule(pos.rule()).vcf_fours_by_value;
+            candidates.sort_by_key(|&p| {
+                let shape = pos.shape(p, me);
+                Reverse((shape.combo(), if by_value { shape.value() } else { 0 }))
+            });
         }
         // Under caro a four may have several blocks: there the reply is found by playing
         // the four.
