@@ -23,8 +23,9 @@ const TABLE_SIZE: usize = 1 << 16;
 // The three limits below were each moved alone on the self-play sets (tests/data/
 // vct_selfplay.jsonl, 82 freestyle positions, and vct_renju_selfplay.jsonl, 278 renju ones;
 // each solved from an empty table within 1,000,000 nodes, counting those found within the
-// root VCT's budgets of a 0.2 s and a 1 s move, 40,500 and 245,700 nodes). As set: freestyle
-// 60 and 80, renju 196 and 249. Inner VCF 100 nodes: 62 and 81, 196 and 249 (one renju
+// root VCT's budgets of a 0.2 s and a 1 s move, 40,500 and 245,700 nodes), while the VCF
+// still took every rule's fours in board order (now freestyle's as set are 62 and 79, see
+// `RuleSettings::vcf_fours_by_value`). As set: freestyle 60 and 80, renju 196 and 249. Inner VCF 100 nodes: 62 and 81, 196 and 249 (one renju
 // position no longer found); 400: 60 and 80, 196 and 247. One quiet threat: 60 and 80, 195
 // and 248 (one not found); three: 60 and 80, 196 and 247. Twelve quiet candidates: 60 and 80,
 // 199 and 247 (two not found); 48: 60 and 80, 193 and 247. None stood out; no match played.
