@@ -1030,7 +1030,9 @@ impl Worker {
         // 2,923,631 -> 2,921,814 nodes, but 0.2 % more instructions, the solver's own table
         // making a repeated probe cheap; at 1 s/move and 6 s/game (300 games each) freestyle
         // +32.5 +/- 30.0, renju -2.3 +/- 29.5, standard -15.1 +/- 31.4, +5.5 +/- 17.5 over
-        // the 900: not adopted.
+        // the 900: not adopted. Again for freestyle alone, once the VCF ordered its fours by
+        // value (bench 2,884,770 -> 2,883,336 nodes), same conditions: +13.9 +/- 33.9 and
+        // -11.6 +/- 32.2 (+1.2 +/- 23.3 over the 600): not adopted.
         if depth >= INTERIOR_VCF_DEPTH && !forced && excluded.is_none() {
             if let Some(length) = self.vcf_length(pos, 100, INTERIOR_VCF_NODES) {
                 return WIN_SCORE - ply_i - length as i32;

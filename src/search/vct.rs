@@ -25,10 +25,13 @@ const TABLE_SIZE: usize = 1 << 16;
 // each solved from an empty table within 1,000,000 nodes, counting those found within the
 // root VCT's budgets of a 0.2 s and a 1 s move, 40,500 and 245,700 nodes), while the VCF
 // still took every rule's fours in board order (now freestyle's as set are 62 and 79, see
-// `RuleSettings::vcf_fours_by_value`). As set: freestyle 60 and 80, renju 196 and 249. Inner VCF 100 nodes: 62 and 81, 196 and 249 (one renju
-// position no longer found); 400: 60 and 80, 196 and 247. One quiet threat: 60 and 80, 195
-// and 248 (one not found); three: 60 and 80, 196 and 247. Twelve quiet candidates: 60 and 80,
-// 199 and 247 (two not found); 48: 60 and 80, 193 and 247. None stood out; no match played.
+// `RuleSettings::vcf_fours_by_value`). As set: freestyle 60 and 80, renju 196 and 249. Inner
+// VCF 100 nodes: 62 and 81, 196 and 249 (one renju position no longer found); 400: 60 and
+// 80, 196 and 247. One quiet threat: 60 and 80, 195 and 248 (one not found); three: 60 and
+// 80, 196 and 247. Twelve quiet candidates: 60 and 80, 199 and 247 (two not found); 48: 60
+// and 80, 193 and 247. None stood out. The nearest, an inner VCF of 100 nodes, with the
+// value ordering (freestyle 2,840,204 nodes instead of 3,128,403, 63 and 79), scored -3.5
+// +/- 31.9 Elo against 200 (freestyle, 1 s/move and 6 s/game, 300 games): not adopted.
 // Nor did a table of the defence that last refuted the attack in each defender position, tried
 // first when the position came back: freestyle 3,376,743 nodes instead of 3,395,444, renju
 // 20,632,331 instead of 21,194,904, 197 and 249 of the renju set within the budgets.
