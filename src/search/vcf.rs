@@ -33,6 +33,9 @@ pub struct VcfSolver {
     nodes: u64,
     node_limit: u64,
     line: Vec<Pos>,
+    /// The rule's [`RuleSettings::vcf_fours_by_value`], read once per solve rather than at
+    /// every node.
+    fours_by_value: bool,
     /// Candidate and five-point buffers per recursion level, reused so nodes do not allocate.
     buffers: Vec<(Vec<Pos>, Vec<Pos>)>,
 }
@@ -51,6 +54,7 @@ impl VcfSolver {
             nodes: 0,
             node_limit: u64::MAX,
             line: Vec::new(),
+            fours_by_value: false,
             buffers: Vec::new(),
         }
     }
@@ -89,6 +93,7 @@ impl VcfSolver {
         self.nodes = 0;
         self.node_limit = node_limit;
         self.line.clear();
+        self.fours_by_value = RuleSettings::for_rule(pos.rule()).vcf_fours_by_value;
         if self.attack(pos, max_depth.min(u8::MAX as u32) as u8, abort) {
             let mut line = std::mem::take(&mut self.line);
             line.reverse();
@@ -238,7 +243,7 @@ impl VcfSolver {
             // Fours of one combination then go by the attacker's shape value where the rule
             // gains from it ([`RuleSettings::vcf_fours_by_value`]), else in board order (the
             // sort is stable).
-            let by_value = RuleSettings::for_rule(pos.rule()).vcf_fours_by_value;
+            let by_value = self.fours_by_value;
             candidates.sort_by_key(|&p| {
                 let shape = pos.shape(p, me);
                 Reverse((shape.combo(), if by_value { shape.value() } else { 0 }))
