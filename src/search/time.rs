@@ -62,8 +62,9 @@
 //!   moving at the horizon), iterations started until nine tenths of the hard limit (about
 //!   2.7 shares) instead of two shares: -1.2 +/- 32.9 Elo (freestyle 15x15, 1 s/6 s, 300
 //!   games). Nor sharing the clock over at most 20 moves instead of [`MATCH_SPACE`]'s 25:
-//!   +12.7 +/- 34.0 (same conditions, 300 games), for barely more of the clock used (3.86 s
-//!   per game on average against 3.81 s; the worst move 795 ms against 780 ms).
+//!   +12.7 +/- 34.0 and +1.2 +/- 34.9 (same conditions, 300 games each; +6.9 +/- 24.3 over
+//!   the 600), using 3.99 s and 4.17 s of a side's clock per game on average against
+//!   3.68 s and 3.80 s (the worst move 795 ms against 780 ms).
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
