@@ -142,10 +142,11 @@ pub const MATCH_SOFT_SHARES: u64 = 2;
 /// How many shares of the match clock one move may run on to when the match clock binds
 /// (within the turn limit and a [`MATCH_SPACE_MIN`]-th of the clock left, which binds first
 /// while the clock is shared over [`MATCH_SPACE`] moves: about 3.6 shares). Four instead of
-/// three lets the iteration started just before the soft limit finish more often. Against
-/// three, at 1 s/move and 6 s/game on balanced openings (300 games each): freestyle +24.4 +/-
-/// 33.8 and +17.4 +/- 35.8 Elo, renju +39.5 +/- 33.5, standard +8.1 +/- 34.5, freestyle on
-/// 20x20 +11.6 +/- 35.6; +20.2 +/- 15.5 over the 1,500 (LOS 99.5 %). A side used 3.87-3.91 s
+/// three, so that the iteration started just before the soft limit may finish (the matches
+/// measured the strength, not how often it finishes). Against three, at 1 s/move and 6 s/game
+/// on balanced openings (300 games each): freestyle +24.4 +/- 33.8 and +17.4 +/- 35.8 Elo,
+/// renju +39.5 +/- 33.5, standard +8.1 +/- 34.5, freestyle on 20x20 +11.6 +/- 35.6; +20.2 +/-
+/// 15.5 over the 1,500 (LOS 99.5 %). A side used 3.87-3.91 s
 /// of its clock per game in freestyle against 3.77-3.78 s, and the longest move took 779 ms
 /// against 648 ms, inside the 910 ms hard limit of the 1 s turn. At Gomocup's 30 s/180 s the
 /// first moves' hard limit is 24.4 s instead of 20.5 s; at 5 s/120 s the turn limit binds
@@ -330,6 +331,12 @@ fn clock_tail_ms(empty: usize) -> u64 {
     TAIL_MS_PER_MOVE * (empty as u64).div_ceil(2)
 }
 
+/// What a move with a raw limit of `raw_ms` keeps back for process overhead:
+/// [`TURN_RESERVE_MS`] plus [`RESERVE_PERCENT`] % of it.
+fn reserve_ms(raw_ms: u64) -> u64 {
+    TURN_RESERVE_MS + raw_ms * RESERVE_PERCENT / 100
+}
+
 /// A time value as a limit: `None` for absent or unlimited, negative values kept.
 fn finite(value: Option<i64>) -> Option<i64> {
     value.filter(|&v| v < UNLIMITED_MS)
@@ -367,7 +374,7 @@ fn plan(limits: &Limits, empty: usize) -> Mode {
         // Without a turn limit: untimed returned above, and a match clock binds.
         (None, _) => unreachable!("no turn limit and the match clock does not bind"),
     };
-    let reserve = TURN_RESERVE_MS + raw * RESERVE_PERCENT / 100;
+    let reserve = reserve_ms(raw);
     let mut hard = raw.saturating_sub(reserve).max(MIN_BUDGET_MS);
     if let Some(left) = match_left {
         // No hard limit reaches into the tail.
@@ -536,10 +543,7 @@ mod tests {
         // the reserve (40 ms and 5 %).
         let seventh = 180_000 / MATCH_SPACE_MIN;
         assert!(seventh < share * MATCH_STRETCH);
-        assert_eq!(
-            hard,
-            seventh - TURN_RESERVE_MS - seventh * RESERVE_PERCENT / 100
-        );
+        assert_eq!(hard, seventh - reserve_ms(seventh));
 
         // Iteration gating with the fake clock.
         assert!(tm.should_start_iteration());
