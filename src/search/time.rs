@@ -150,7 +150,11 @@ pub const MATCH_SOFT_SHARES: u64 = 2;
 /// of its clock per game in freestyle against 3.77-3.78 s, and the longest move took 779 ms
 /// against 648 ms, inside the 910 ms hard limit of the 1 s turn. At Gomocup's 30 s/180 s the
 /// first moves' hard limit is 24.4 s instead of 20.5 s; at 5 s/120 s the turn limit binds
-/// until the clock is down to 35 s (41.7 s with three shares).
+/// until the clock is down to 35 s (41.7 s with three shares). Not adopted: a fifth of the
+/// clock left instead of a seventh as the cap (four shares bind while the clock is shared
+/// over 20 to 25 moves; 872 ms instead of 775 ms for the first moves at 1 s/6 s), against
+/// the seventh at 1 s/move and 6 s/game (300 games each): freestyle +10.4 +/- 32.3, renju
+/// +8.1 +/- 33.4 Elo; +9.3 +/- 23.2 over the 600 (LOS 78 %).
 pub const MATCH_STRETCH: u64 = 4;
 /// Milliseconds of the match clock kept for each move the side to move may still have to
 /// play, this one included (half the empty cells, rounded up), for what an instant move
