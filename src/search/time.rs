@@ -64,7 +64,12 @@
 //!   games). Nor sharing the clock over at most 20 moves instead of [`MATCH_SPACE`]'s 25:
 //!   +12.7 +/- 34.0 and +1.2 +/- 34.9 (same conditions, 300 games each; +6.9 +/- 24.3 over
 //!   the 600), using 3.99 s and 4.17 s of a side's clock per game on average against
-//!   3.68 s and 3.80 s (the worst move 795 ms against 780 ms).
+//!   3.68 s and 3.80 s (the worst move 795 ms against 780 ms). Nor scaling the soft limit
+//!   by the share of the last iteration's root nodes its best move took (1.55 less that
+//!   share, within 0.6..1.4, so a best move that took nearly all of them stops sooner; the
+//!   median share from depth 6 on is about a half): freestyle +23.2 +/- 31.5 and
+//!   -6.9 +/- 31.9, renju -26.7 +/- 36.9 (1 s/6 s, 300 games each; -3.5 +/- 19.3 over the
+//!   900), using 3.67-3.75 s of a side's clock per game in freestyle against 3.85-3.89 s.
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
