@@ -70,6 +70,10 @@
 //!   median share from depth 6 on is about a half): freestyle +23.2 +/- 31.5 and
 //!   -6.9 +/- 31.9, renju -26.7 +/- 36.9 (1 s/6 s, 300 games each; -3.5 +/- 19.3 over the
 //!   900), using 3.67-3.75 s of a side's clock per game in freestyle against 3.85-3.89 s.
+//!   Nor a fifth of the clock left instead of a seventh as the cap of the hard limit (four
+//!   shares then bind while the clock is shared over 20 to 25 moves: 872 ms instead of
+//!   775 ms for the first moves at 1 s/6 s): freestyle +10.4 +/- 32.3, renju +8.1 +/- 33.4
+//!   (same conditions, 300 games each; +9.3 +/- 23.2 over the 600, LOS 78 %).
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
@@ -151,15 +155,12 @@ pub const MATCH_SOFT_SHARES: u64 = 2;
 /// measured the strength, not how often it finishes). Against three, at 1 s/move and 6 s/game
 /// on balanced openings (300 games each): freestyle +24.4 +/- 33.8 and +17.4 +/- 35.8 Elo,
 /// renju +39.5 +/- 33.5, standard +8.1 +/- 34.5, freestyle on 20x20 +11.6 +/- 35.6; +20.2 +/-
-/// 15.5 over the 1,500 (LOS 99.5 %). A side used 3.87-3.91 s
-/// of its clock per game in freestyle against 3.77-3.78 s, and the longest move took 779 ms
-/// against 648 ms, inside the 910 ms hard limit of the 1 s turn. At Gomocup's 30 s/180 s the
-/// first moves' hard limit is 24.4 s instead of 20.5 s; at 5 s/120 s the turn limit binds
-/// until the clock is down to 35 s (41.7 s with three shares). Not adopted: a fifth of the
-/// clock left instead of a seventh as the cap (four shares bind while the clock is shared
-/// over 20 to 25 moves; 872 ms instead of 775 ms for the first moves at 1 s/6 s), against
-/// the seventh at 1 s/move and 6 s/game (300 games each): freestyle +10.4 +/- 32.3, renju
-/// +8.1 +/- 33.4 Elo; +9.3 +/- 23.2 over the 600 (LOS 78 %).
+/// 15.5 over the 1,500 (LOS 99.5 %). A side used 3.87-3.91 s of its clock per game in
+/// freestyle against 3.77-3.78 s, and the longest move took 779 ms against 648 ms, inside the
+/// 910 ms hard limit of the 1 s turn. At Gomocup's 30 s/180 s the first moves' hard limit is
+/// 24.4 s instead of 20.5 s; at 5 s/120 s the turn limit binds until the clock is down to
+/// 35 s (41.7 s with three shares). A larger cap than the seventh was not adopted (see the
+/// module header).
 pub const MATCH_STRETCH: u64 = 4;
 /// Milliseconds of the match clock kept for each move the side to move may still have to
 /// play, this one included (half the empty cells, rounded up), for what an instant move
