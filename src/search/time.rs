@@ -74,8 +74,8 @@
 //!   shares then bind while the clock is shared over 20 to 25 moves: 872 ms instead of
 //!   775 ms for the first moves at 1 s/6 s): freestyle +10.4 +/- 32.3 and +13.9 +/- 31.2,
 //!   renju +8.1 +/- 33.4 and -2.3 +/- 34.4 (same conditions, 300 games each; +7.5 +/- 16.4
-//!   over the 1,200, LOS 81.6 %; the second pair was run to pool with the first, to be
-//!   adopted at 97 %).
+//!   over the 1,200, LOS 81.6 %; the second pair was run to be pooled with the first, the
+//!   bar of 97 % set beforehand).
 //!
 //!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
 //!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
