@@ -230,7 +230,8 @@ pub struct RuleSettings {
     /// unfound, and +16.2 +/- 31.5 and -39.5 +/- 32.5 Elo (renju, 300 games each; -11.6 +/-
     /// 22.7 over the 600). Nor black's fours alone by value (white's in board order): the
     /// set in 20,341,011 nodes (197 and 248 within the budgets) but 2 left unfound, the bench
-    /// in 2,803,248 nodes, and +13.9 +/- 32.0 Elo (renju, 300 games, LOS 80 %): one run only.
+    /// in 2,803,248 nodes, and +13.9 +/- 32.0 and -10.4 +/- 33.1 Elo (renju, 300 games each;
+    /// +1.7 +/- 23.0 over the 600).
     pub vcf_fours_by_value: bool,
 }
 
