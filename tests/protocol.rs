@@ -515,6 +515,65 @@ fn rectangular_boards() {
     finish(brain);
 }
 
+/// A renju position given as a block is taken as set up: a black stone that would have been
+/// a foul had it landed after the others (as in this order) does not end the game, since
+/// puzzles and edited positions list their stones in any order. A foul played as a move does.
+#[test]
+fn set_up_positions_are_not_refereed_for_fouls() {
+    let mut brain = Brain::spawn();
+    brain.expect("START 15", "OK");
+    brain.send("INFO rule 4");
+    brain.send("INFO timeout_turn 1000");
+    // The public renju problem lfz084/入门-四追い/111 (tests/data/vcf_public.jsonl), black to
+    // move and win by VCF, its stones listed black first, alternating: black's 7,8 was a
+    // double three when it landed in this order.
+    let black = [
+        "5,5", "7,5", "6,6", "9,6", "5,7", "7,7", "8,7", "9,7", "7,8", "10,8",
+    ];
+    let white = [
+        "4,4", "6,5", "9,5", "8,6", "6,7", "10,7", "4,8", "8,8", "6,9", "7,9",
+    ];
+    let mut block = vec!["BOARD".to_string()];
+    for (b, w) in black.iter().zip(white) {
+        block.push(format!("{b},1"));
+        block.push(format!("{w},2"));
+    }
+    block.push("DONE".into());
+    let block: Vec<&str> = block.iter().map(String::as_str).collect();
+    brain.send_all(&block);
+    let winning = [Pos::new(11, 4), Pos::new(7, 4), Pos::new(8, 4)];
+    let answer = brain.recv_move();
+    assert!(
+        winning.contains(&answer),
+        "{answer} is not a winning first move"
+    );
+
+    // Played as a move, a foul still ends the game: the engine is white, and black's TURN
+    // at 7,7 makes two open threes.
+    brain.expect("RESTART", "OK");
+    brain.send_all(&[
+        "INFO timeout_turn 200",
+        "YXBOARD",
+        "5,7,2",
+        "0,0,1",
+        "6,7,2",
+        "0,3,1",
+        "7,5,2",
+        "0,6,1",
+        "7,6,2",
+        "0,9,1",
+        "14,0,2",
+        "DONE",
+    ]);
+    brain.expect("PLAY 14,14", "14,14");
+    brain.expect("YXSHOWFORBID", "FORBID 0707.");
+    brain.expect(
+        "TURN 7,7",
+        "ERROR game over: 7,7 is a forbidden move for black",
+    );
+    finish(brain);
+}
+
 #[test]
 fn finished_games_are_refused() {
     let mut brain = Brain::spawn();

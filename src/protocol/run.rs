@@ -321,8 +321,16 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Builds a position stone by stone, judging each stone when it lands (so fives and fouls
-/// are seen as in the game, which is why the order matters for renju).
+/// Builds a position stone by stone, judging each stone when it lands for a five (so the
+/// five that came first is the one that ended the game).
+///
+/// Renju fouls are judged only from the stone numbered `judged_from` (0-based) on. The
+/// stones before it are a position given as a block (`BOARD`, `YXBOARD`, `SWAP2BOARD`), taken
+/// as set up, not as a game to referee: puzzle collections and positions edited in a GUI list
+/// their stones in any order, and a black stone that would have been a foul had it been
+/// placed after the others is no reason to refuse the position. Managers judge fouls
+/// themselves and never send a game past one. A foul played as a move (`TURN`, `PLAY`) still
+/// ends the game.
 ///
 /// Returns the board (side to move: after the last stone) and how the game ended, if it did.
 fn replay(
@@ -331,6 +339,7 @@ fn replay(
     rule: Rule,
     blocked: &[Pos],
     stones: &[(Pos, Color)],
+    judged_from: usize,
 ) -> Result<(Board, Option<Outcome>), String> {
     let mut board = Board::new(width, height, rule).map_err(|e| e.to_string())?;
     for &pos in blocked {
@@ -340,7 +349,7 @@ fn replay(
         board.set_blocked(pos);
     }
     let mut outcome = None;
-    for &(pos, color) in stones {
+    for (i, &(pos, color)) in stones.iter().enumerate() {
         board.set_side_to_move(color);
         match board.check_move(pos) {
             MoveCheck::OffBoard => {
@@ -348,7 +357,9 @@ fn replay(
             }
             MoveCheck::Occupied => return Err(format!("{pos} is not a free point")),
             MoveCheck::Win if outcome.is_none() => outcome = Some(Outcome::Five(color, pos)),
-            MoveCheck::Forbidden if outcome.is_none() => outcome = Some(Outcome::Foul(pos)),
+            MoveCheck::Forbidden if outcome.is_none() && i >= judged_from => {
+                outcome = Some(Outcome::Foul(pos))
+            }
             _ => {}
         }
         board.make_move(pos);
@@ -356,8 +367,9 @@ fn replay(
     Ok((board, outcome))
 }
 
-/// How a game that is still going ended so far: replays the board's own history.
-fn judge(board: &Board) -> Option<Outcome> {
+/// How a game that is still going ended so far: replays the board's own history, whose first
+/// `set_up` stones were given as a block (fouls among them are not judged; see [`replay`]).
+fn judge(board: &Board, set_up: usize) -> Option<Outcome> {
     let blocked: Vec<Pos> = (0..board.height())
         .flat_map(|y| (0..board.width()).map(move |x| Pos::new(x, y)))
         .filter(|&p| board.cell(p) == Cell::Blocked)
@@ -368,6 +380,7 @@ fn judge(board: &Board) -> Option<Outcome> {
         board.rule(),
         &blocked,
         board.history(),
+        set_up,
     )
     .ok()
     .and_then(|(_, outcome)| outcome)
@@ -391,6 +404,9 @@ struct Session {
     board: Option<Board>,
     /// Set when the position on the board is a finished game.
     outcome: Option<Outcome>,
+    /// How many stones of the board's history were given as a block (`BOARD`, `YXBOARD`,
+    /// `SWAP2BOARD`) rather than played as moves: fouls among them are not judged.
+    set_up: usize,
     /// MESSAGE texts waiting for the next move.
     notes: Vec<String>,
     /// Notes beyond [`MAX_NOTES`] since the last move.
@@ -407,6 +423,7 @@ impl Session {
             rule: Rule::Freestyle,
             board: None,
             outcome: None,
+            set_up: 0,
             notes: Vec::new(),
             dropped_notes: 0,
         }
@@ -533,6 +550,7 @@ impl Session {
         let board = Board::new(width, height, self.rule).map_err(|e| e.to_string())?;
         self.board = Some(board);
         self.outcome = None;
+        self.set_up = 0;
         self.engine.new_game();
         self.writer.send(&Response::Ok);
         Ok(())
@@ -593,8 +611,9 @@ impl Session {
                 StoneOwner::Blocked => blocked.push(pos),
             }
         }
-        let (mut board, outcome) = replay(width, height, self.rule, &blocked, &placed)
-            .map_err(|why| format!("{command}: {why}"))?;
+        let (mut board, outcome) =
+            replay(width, height, self.rule, &blocked, &placed, placed.len())
+                .map_err(|why| format!("{command}: {why}"))?;
         board.set_side_to_move(me);
         if command == "BOARD" {
             // BOARD asks for a move, so a finished position is an error; YXBOARD only shows it.
@@ -607,6 +626,7 @@ impl Session {
         }
         self.board = Some(board);
         self.outcome = outcome;
+        self.set_up = placed.len();
         Ok(())
     }
 
@@ -641,7 +661,8 @@ impl Session {
             None => return Err("TAKEBACK: the board has no stone".into()),
         }
         board.undo_move();
-        self.outcome = judge(board);
+        self.set_up = self.set_up.min(board.history().len());
+        self.outcome = judge(board, self.set_up);
         self.writer.send(&Response::Ok);
         Ok(())
     }
@@ -664,7 +685,7 @@ impl Session {
                     self.rule = rule;
                     if let Some(board) = &mut self.board {
                         board.set_rule(rule);
-                        self.outcome = judge(board);
+                        self.outcome = judge(board, self.set_up);
                     }
                 }
                 None => self.note(format!(
@@ -792,13 +813,14 @@ impl Session {
             };
             placed.push((Pos::new(at.x as usize, at.y as usize), color));
         }
-        let (board, outcome) = replay(width, height, self.rule, &[], &placed)
+        let (board, outcome) = replay(width, height, self.rule, &[], &placed, placed.len())
             .map_err(|why| format!("SWAP2BOARD: {why}"))?;
         if let Some(outcome) = outcome {
             return Err(format!("game over: {outcome}"));
         }
         self.board = Some(board);
         self.outcome = None;
+        self.set_up = placed.len();
         let response = match stones.len() {
             0 => self.swap2_open(start),
             3 => self.swap2_second(start),
@@ -1023,20 +1045,48 @@ mod tests {
             stones.push(w);
         }
         stones.push((Pos::new(4, 0), Color::Black));
-        let (_, outcome) = replay(15, 15, Rule::Freestyle, &[], &stones).expect("legal stones");
+        let (_, outcome) = replay(15, 15, Rule::Freestyle, &[], &stones, 0).expect("legal stones");
         assert_eq!(outcome, Some(Outcome::Five(Color::Black, Pos::new(4, 0))));
         let (board, outcome) =
-            replay(15, 15, Rule::Freestyle, &[], &stones[..8]).expect("legal stones");
+            replay(15, 15, Rule::Freestyle, &[], &stones[..8], 0).expect("legal stones");
         assert_eq!(outcome, None);
         assert_eq!(board.side_to_move(), Color::Black);
-        assert_eq!(judge(&board), None);
+        assert_eq!(judge(&board, 0), None);
         assert!(replay(
             15,
             15,
             Rule::Freestyle,
             &[],
-            &[(Pos::new(15, 0), Color::Black)]
+            &[(Pos::new(15, 0), Color::Black)],
+            0
         )
         .is_err());
+    }
+
+    #[test]
+    fn fouls_count_only_among_the_stones_played_as_moves() {
+        // Black's last stone at 7,7 makes two open threes: a double three under renju.
+        let black = [(5, 7), (6, 7), (7, 5), (7, 6), (7, 7)];
+        let white = [(0, 0), (0, 2), (0, 4), (0, 6)];
+        let mut stones = Vec::new();
+        for (i, &(x, y)) in black.iter().enumerate() {
+            stones.push((Pos::new(x, y), Color::Black));
+            if let Some(&(x, y)) = white.get(i) {
+                stones.push((Pos::new(x, y), Color::White));
+            }
+        }
+        let foul = Some(Outcome::Foul(Pos::new(7, 7)));
+        let (_, outcome) = replay(15, 15, Rule::Renju, &[], &stones, 0).expect("legal stones");
+        assert_eq!(outcome, foul);
+        // The same stones given as a block: a set-up position, not a game past a foul.
+        let (board, outcome) =
+            replay(15, 15, Rule::Renju, &[], &stones, stones.len()).expect("legal stones");
+        assert_eq!(outcome, None);
+        assert_eq!(judge(&board, stones.len()), None);
+        // Set up but the last stone played as a move: judged.
+        assert_eq!(judge(&board, stones.len() - 1), foul);
+        // Freestyle has no fouls.
+        let (_, outcome) = replay(15, 15, Rule::Freestyle, &[], &stones, 0).expect("legal stones");
+        assert_eq!(outcome, None);
     }
 }
