@@ -574,6 +574,26 @@ fn set_up_positions_are_not_refereed_for_fouls() {
     finish(brain);
 }
 
+/// A block whose colours do not alternate (a composed position) makes the receiver black
+/// when it has more stones: here black to move with five stones against four, which parity
+/// alone would read as white to move (and so without fouls).
+#[test]
+fn set_up_positions_take_their_colours_from_counts() {
+    let mut brain = Brain::spawn();
+    brain.expect("START 15", "OK");
+    brain.send_all(&["INFO rule 4", "INFO timeout_turn 200"]);
+    let block = [
+        "5,7,1", "0,0,2", "6,7,1", "0,3,2", "7,5,1", "0,6,2", "7,6,1", "0,9,2", "14,0,1", "DONE",
+    ];
+    brain.send("YXBOARD");
+    brain.send_all(&block);
+    brain.expect("YXSHOWFORBID", "FORBID 0707.");
+    brain.send("BOARD");
+    brain.send_all(&block);
+    assert_ne!(brain.recv_move(), Pos::new(7, 7), "a forbidden point");
+    finish(brain);
+}
+
 #[test]
 fn finished_games_are_refused() {
     let mut brain = Brain::spawn();
@@ -590,14 +610,15 @@ fn finished_games_are_refused() {
     brain.expect("TAKEBACK 14,14", "OK");
     brain.expect("PLAY 14,14", "14,14");
     brain.expect("TURN 4,5", "ERROR game over: white wins with 4,5");
-    // A BOARD that already holds a five asks for a move in a finished game.
+    // A BOARD that already holds a five asks for a move in a finished game. The receiver has
+    // the extra stone, so it is black (see `set_up_positions_take_their_colours_from_counts`).
     brain.send_all(&[
         "BOARD", "0,0,1", "5,5,2", "1,0,1", "6,5,2", "2,0,1", "7,5,2", "3,0,1", "8,5,2", "4,0,1",
         "DONE",
     ]);
     assert_eq!(
         brain.recv(),
-        "ERROR game over: white won with the stone at 4,0"
+        "ERROR game over: black won with the stone at 4,0"
     );
     brain.expect("TAKEBACK 14,14", "OK");
 

@@ -367,6 +367,24 @@ fn replay(
     Ok((board, outcome))
 }
 
+/// The colour of the receiver of a `BOARD`/`YXBOARD` block (who is to move) with `own` and
+/// `opponent` stones on the board.
+///
+/// In a game the colours alternate, so the receiver is black iff the stones are even in
+/// number: `own == opponent` (black to move) or `opponent == own + 1` (white to move). A
+/// composed position (a puzzle, a position edited in a GUI) may break the alternation, and
+/// parity would then make the side with more stones white, which no game can reach: the
+/// receiver with more stones than the opponent is black (a renju problem with an extra black
+/// stone), and with two or more fewer, white. Black to move with one stone fewer cannot be
+/// told from white to move and is read as white.
+fn receiver_color(own: usize, opponent: usize) -> Color {
+    if own >= opponent {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
 /// How a game that is still going ended so far: replays the board's own history, whose first
 /// `set_up` stones were given as a block (fouls among them are not judged; see [`replay`]).
 fn judge(board: &Board, set_up: usize) -> Option<Outcome> {
@@ -581,20 +599,13 @@ impl Session {
         self.think(start)
     }
 
-    /// Replaces the position with a BOARD/YXBOARD block. Colours follow parity: with S stones
-    /// of the two players, the receiver (who is to move) is black iff S is even.
+    /// Replaces the position with a BOARD/YXBOARD block; the receiver's colour comes from
+    /// [`receiver_color`].
     fn set_position(&mut self, stones: &[Stone], command: &str) -> Reply {
         let old = self.board()?;
         let (width, height) = (old.width(), old.height());
-        let played = stones
-            .iter()
-            .filter(|s| s.owner != StoneOwner::Blocked)
-            .count();
-        let me = if played % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let count = |owner| stones.iter().filter(|s| s.owner == owner).count();
+        let me = receiver_color(count(StoneOwner::Own), count(StoneOwner::Opponent));
         let mut blocked = Vec::new();
         let mut placed = Vec::new();
         for stone in stones {
@@ -1061,6 +1072,19 @@ mod tests {
             0
         )
         .is_err());
+    }
+
+    #[test]
+    fn the_receiver_of_a_block_is_black_unless_it_has_fewer_stones() {
+        // Alternating counts: parity.
+        for n in 0..10 {
+            assert_eq!(receiver_color(n, n), Color::Black);
+            assert_eq!(receiver_color(n, n + 1), Color::White);
+        }
+        // Composed positions: black never has fewer stones than white.
+        assert_eq!(receiver_color(9, 8), Color::Black);
+        assert_eq!(receiver_color(6, 3), Color::Black);
+        assert_eq!(receiver_color(3, 5), Color::White);
     }
 
     #[test]
