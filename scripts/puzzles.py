@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Runs puzzles through the real engine over the Gomocup protocol, as a manager or a grader
+would send them, and grades each answer against the puzzle's winning first moves.
+
+    cargo build --release
+    python3 scripts/puzzles.py                                  # the VCF and quintet suites
+    python3 scripts/puzzles.py --turn 200 tests/data/vcf_public.jsonl
+    python3 scripts/puzzles.py --engine path/to/pbrain-other.exe --jobs 1 FILE...
+
+Each puzzle is one fresh engine process: `START`, `INFO rule`, `INFO timeout_turn`, then a
+`BOARD` block with the stones black first, alternating (a colour's extra stones last), and the
+move it answers. Puzzle files are JSON lines with `black_xy`, `white_xy`, `side_to_move`,
+`rule`, `size` and the winning first moves in `helper_vcf_first_moves_xy` (every one that
+wins) or `solution_line_xy` (the published line; its first move only). Prints the misses, then
+per file the solve rate and the median and slowest answer, process start included.
+`scripts/tactics.sh` grades the solvers themselves under node limits; this grades what a user
+of the engine sees. Exits 1 when a puzzle gets no move at all.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
+
+
+def block(rec):
+    """The BOARD lines of a puzzle: black first, alternating, the receiver's stones as 1."""
+    black = [tuple(p) for p in rec["black_xy"]]
+    white = [tuple(p) for p in rec["white_xy"]]
+    own = "black" if rec["side_to_move"] == "black" else "white"
+    lines = []
+    for i in range(max(len(black), len(white))):
+        for colour, stones in (("black", black), ("white", white)):
+            if i < len(stones):
+                x, y = stones[i]
+                lines.append(f"{x},{y},{1 if colour == own else 2}")
+    return lines
+
+
+def answer(engine, rec, turn_ms):
+    """The engine's move for a puzzle (None if it gave none), the time it took and the
+    lines it printed that were neither MESSAGE nor OK."""
+    commands = [
+        f"START {rec.get('size', 15)}",
+        f"INFO rule {RULES[rec.get('rule', 'renju')]}",
+        f"INFO timeout_turn {turn_ms}",
+        "INFO timeout_match 0",
+        "BOARD",
+        *block(rec),
+        "DONE",
+    ]
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    # A hung engine is killed well after its turn: that puzzle gets no move.
+    timer = threading.Timer(turn_ms / 1000 + 10, proc.kill)
+    timer.start()
+    move, other = None, []
+    try:
+        proc.stdin.write("\n".join(commands) + "\n")
+        proc.stdin.flush()
+        for line in proc.stdout:
+            line = line.strip()
+            if line.startswith("MESSAGE") or line == "OK" or not line:
+                continue
+            parts = line.split(",")
+            if len(parts) == 2 and all(p.isdigit() for p in parts):
+                move = (int(parts[0]), int(parts[1]))
+                break
+            other.append(line)
+            if line.startswith(("ERROR", "UNKNOWN")):
+                break
+        elapsed = time.monotonic() - started
+        proc.stdin.write("END\n")
+        proc.stdin.flush()
+    except (BrokenPipeError, OSError):
+        elapsed = time.monotonic() - started
+    finally:
+        timer.cancel()
+        proc.wait()
+    return move, elapsed, other
+
+
+def winning_moves(rec):
+    if "helper_vcf_first_moves_xy" in rec:
+        return {tuple(p) for p in rec["helper_vcf_first_moves_xy"]}
+    return {tuple(rec["solution_line_xy"][0])}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", default=[
+        os.path.join(ROOT, "tests/data/vcf_public.jsonl"),
+        os.path.join(ROOT, "tests/data/quintet_mate.jsonl"),
+    ])
+    parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/pbrain-wuzi"))
+    parser.add_argument("--turn", type=int, default=1000, help="INFO timeout_turn, ms")
+    parser.add_argument("--jobs", type=int, default=2, help="engines run at once")
+    args = parser.parse_args()
+    silent = 0
+    for path in args.files:
+        with open(path, encoding="utf-8") as f:
+            recs = [json.loads(line) for line in f if line.strip()]
+        with ThreadPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(lambda r: answer(args.engine, r, args.turn), recs))
+        solved, times = 0, []
+        for rec, (move, elapsed, other) in zip(recs, results):
+            times.append(elapsed * 1000)
+            if move in winning_moves(rec):
+                solved += 1
+            else:
+                silent += move is None
+                moves = sorted(winning_moves(rec))
+                print(f"miss {rec['id']}: {move} not in {moves} {' '.join(other)}".rstrip())
+        times.sort()
+        print(
+            f"{os.path.basename(path)}: solved {solved}/{len(recs)} "
+            f"({100 * solved / max(len(recs), 1):.1f}%) at {args.turn} ms per move, "
+            f"median {times[len(times) // 2]:.1f} ms, slowest {times[-1]:.1f} ms"
+        )
+    sys.exit(1 if silent else 0)
+
+
+if __name__ == "__main__":
+    main()
