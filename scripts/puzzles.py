@@ -6,6 +6,7 @@ would send them, and grades each answer against the puzzle's winning first moves
     python3 scripts/puzzles.py                                  # the VCF and quintet suites
     python3 scripts/puzzles.py --turn 200 tests/data/vcf_public.jsonl
     python3 scripts/puzzles.py --engine path/to/pbrain-other.exe --jobs 1 FILE...
+    python3 scripts/puzzles.py --symmetry        # each puzzle in its 8 rotations and mirrors
 
 Each puzzle is one fresh engine process: `START`, `INFO rule`, `INFO timeout_turn`, then a
 `BOARD` block with the stones black first, alternating (a colour's extra stones last), and the
@@ -90,6 +91,23 @@ def answer(engine, rec, turn_ms):
     return move, elapsed, other
 
 
+def transformed(rec, k):
+    """The puzzle rotated k quarter turns (k < 4), then mirrored left to right (k >= 4)."""
+    n = rec.get("size", 15)
+
+    def move(p):
+        x, y = p
+        for _ in range(k % 4):
+            x, y = n - 1 - y, x
+        return [n - 1 - x, y] if k >= 4 else [x, y]
+
+    out = dict(rec, id=f"{rec['id']} (symmetry {k})")
+    for key in ("black_xy", "white_xy", "helper_vcf_first_moves_xy", "solution_line_xy"):
+        if key in rec:
+            out[key] = [move(p) for p in rec[key]]
+    return out
+
+
 def winning_moves(rec):
     if "helper_vcf_first_moves_xy" in rec:
         return {tuple(p) for p in rec["helper_vcf_first_moves_xy"]}
@@ -105,11 +123,15 @@ def main():
     parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/pbrain-wuzi"))
     parser.add_argument("--turn", type=int, default=1000, help="INFO timeout_turn, ms")
     parser.add_argument("--jobs", type=int, default=2, help="engines run at once")
+    parser.add_argument("--symmetry", action="store_true",
+                        help="also play each puzzle rotated and mirrored (8 forms)")
     args = parser.parse_args()
     silent = 0
     for path in args.files:
         with open(path, encoding="utf-8") as f:
             recs = [json.loads(line) for line in f if line.strip()]
+        if args.symmetry:
+            recs = [transformed(rec, k) for rec in recs for k in range(8)]
         with ThreadPoolExecutor(args.jobs) as pool:
             results = list(pool.map(lambda r: answer(args.engine, r, args.turn), recs))
         solved, times = 0, []
