@@ -335,3 +335,37 @@ fn defends_against_vcf_at_depth_two() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Before the search, the root plays the shortest VCF it can find, not the first: for every
+/// 12th public VCF problem, the engine's score gives the length of its line, which must be
+/// that of the shortest line (found by solving with 1, 2, 3, ... attacker moves). In some of
+/// them the solver's first line is longer, so the test tells the two apart.
+#[test]
+fn the_root_plays_the_shortest_vcf() {
+    use wuzi::engine::WIN_SCORE;
+    let mut solver = VcfSolver::new();
+    let mut longer_first = 0;
+    for rec in records("vcf_public.jsonl").iter().step_by(12) {
+        let board = setup(rec);
+        let mut pos = Position::new(&board);
+        solver.clear();
+        let Some(first) = solver.solve(&mut pos, 100, 1_000_000) else {
+            panic!("{}: no VCF", rec["id"]);
+        };
+        let shortest = (1..)
+            .find_map(|depth| {
+                solver.clear();
+                solver.solve(&mut pos, depth, 1_000_000)
+            })
+            .expect("a line exists");
+        longer_first += usize::from(first.len() > shortest.len());
+        let result = search(&board, 1);
+        let length = (WIN_SCORE - result.score) as usize;
+        assert_eq!(length, shortest.len(), "{}: {result:?}", rec["id"]);
+    }
+    assert!(
+        longer_first > 0,
+        "no problem tells the first line from the shortest"
+    );
+    println!("the first line was longer in {longer_first} problems");
+}

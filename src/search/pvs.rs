@@ -430,12 +430,31 @@ impl Searcher {
                 }
             };
             let vcf_abort = share(4);
-            if let Some(line) = main
+            if let Some(mut line) = main
                 .vcf
                 .solve_until(&mut pos, 100, ROOT_VCF_NODES, &vcf_abort)
             {
                 if !excluded.contains(&line[0]) {
                     main.nodes += main.vcf.nodes();
+                    // The solver takes the first VCF it finds, not the shortest: look for a
+                    // line of fewer attacker moves until there is none, so the win comes
+                    // soonest and a puzzle gets its shortest solution. The table's disproofs
+                    // from the searches before hold at the smaller depths. Of the 767 public
+                    // VCF problems answered by a VCF at 1 s/move, 186 get a shorter line.
+                    // The same positions are won, so no strength is expected: against the
+                    // engine before, 1 s/move and 6 s/game, 300 games each, freestyle -5.8
+                    // +/- 34.9 Elo and renju +15.1 +/- 31.4, no time losses.
+                    while line.len() > 1 {
+                        let fewer = line.len().div_ceil(2) as u32 - 1;
+                        let shorter =
+                            main.vcf
+                                .solve_until(&mut pos, fewer, ROOT_VCF_NODES, &vcf_abort);
+                        main.nodes += main.vcf.nodes();
+                        match shorter {
+                            Some(shorter) if !excluded.contains(&shorter[0]) => line = shorter,
+                            _ => break,
+                        }
+                    }
                     let score = WIN_SCORE - line.len() as i32;
                     report(&format!(
                         "VCF found: {} moves, first {}",
