@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Runs puzzles through the real engine over the Gomocup protocol, as a manager or a grader
-would send them, and grades each answer against the puzzle's winning first moves.
+"""Runs puzzles and renju foul cases through the real engine over the Gomocup protocol, as a
+manager or a grader would send them, and grades each answer: a puzzle's against its winning
+first moves, a foul case's `YXSHOWFORBID` against its verdicts.
 
     cargo build --release
-    python3 scripts/puzzles.py                                  # the VCF and quintet suites
+    python3 scripts/puzzles.py                    # the VCF, quintet and foul suites
     python3 scripts/puzzles.py --turn 200 tests/data/vcf_public.jsonl
     python3 scripts/puzzles.py --engine path/to/pbrain-other.exe --jobs 1 FILE...
     python3 scripts/puzzles.py --symmetry        # each puzzle in its 8 rotations and mirrors
@@ -14,8 +15,13 @@ move it answers. Puzzle files are JSON lines with `black_xy`, `white_xy`, `side_
 `rule`, `size` and the winning first moves in `helper_vcf_first_moves_xy` (every one that
 wins) or `solution_line_xy` (the published line; its first move only). Prints the misses, then
 per file the solve rate and the median and slowest answer, process start included.
+
+A foul case (a record with `forbidden_xy` and `complete_set`, or with `checks`, as in
+tests/data/*forbidden*.jsonl) is sent as `YXBOARD` (same order) and `YXSHOWFORBID`; the
+points listed must be the whole set, or agree with each of black's checked points.
+
 `scripts/tactics.sh` grades the solvers themselves under node limits; this grades what a user
-of the engine sees. Exits 1 when a puzzle gets no move at all.
+of the engine sees. Exits 1 when a puzzle gets no move at all (or a foul case no `FORBID`).
 """
 import argparse
 import json
@@ -35,7 +41,7 @@ def block(rec):
     """The BOARD lines of a puzzle: black first, alternating, the receiver's stones as 1."""
     black = [tuple(p) for p in rec["black_xy"]]
     white = [tuple(p) for p in rec["white_xy"]]
-    own = "black" if rec["side_to_move"] == "black" else "white"
+    own = "black" if rec.get("side_to_move", "black") == "black" else "white"
     lines = []
     for i in range(max(len(black), len(white))):
         for colour, stones in (("black", black), ("white", white)):
@@ -43,6 +49,11 @@ def block(rec):
                 x, y = stones[i]
                 lines.append(f"{x},{y},{1 if colour == own else 2}")
     return lines
+
+
+def is_move(line):
+    parts = line.split(",")
+    return len(parts) == 2 and all(p.isdigit() for p in parts)
 
 
 def answer(engine, rec, turn_ms):
@@ -57,15 +68,43 @@ def answer(engine, rec, turn_ms):
         *block(rec),
         "DONE",
     ]
+    reply, elapsed, other = exchange(engine, commands, is_move, turn_ms / 1000 + 10)
+    move = tuple(int(p) for p in reply.split(",")) if reply else None
+    return move, elapsed, other
+
+
+def forbidden(engine, rec):
+    """The points the engine's `YXSHOWFORBID` lists for a foul case (None if it gave no
+    `FORBID` line), the time it took and the other lines it printed."""
+    commands = [
+        f"START {rec.get('size', 15)}",
+        "INFO rule 4",
+        "YXBOARD",
+        *block(rec),
+        "DONE",
+        "YXSHOWFORBID",
+    ]
+    reply, elapsed, other = exchange(engine, commands, lambda l: l.startswith("FORBID"), 10)
+    if reply is None:
+        return None, elapsed, other
+    digits = reply[len("FORBID"):].strip().rstrip(".")
+    points = {(int(digits[i:i + 2]), int(digits[i + 2:i + 4])) for i in range(0, len(digits), 4)}
+    return points, elapsed, other
+
+
+def exchange(engine, commands, wanted, timeout_s):
+    """Sends `commands` to a fresh engine and reads its output up to the first line that is
+    `wanted`: returns that line (None if it never came), the time it took and the lines
+    before it that were neither MESSAGE nor OK."""
     started = time.monotonic()
     proc = subprocess.Popen(
         [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         text=True,
     )
-    # A hung engine is killed well after its turn: that puzzle gets no move.
-    timer = threading.Timer(turn_ms / 1000 + 10, proc.kill)
+    # A hung engine is killed well after its turn: that puzzle gets no answer.
+    timer = threading.Timer(timeout_s, proc.kill)
     timer.start()
-    move, other = None, []
+    reply, other = None, []
     try:
         proc.stdin.write("\n".join(commands) + "\n")
         proc.stdin.flush()
@@ -73,9 +112,8 @@ def answer(engine, rec, turn_ms):
             line = line.strip()
             if line.startswith("MESSAGE") or line == "OK" or not line:
                 continue
-            parts = line.split(",")
-            if len(parts) == 2 and all(p.isdigit() for p in parts):
-                move = (int(parts[0]), int(parts[1]))
+            if wanted(line):
+                reply = line
                 break
             other.append(line)
             if line.startswith(("ERROR", "UNKNOWN")):
@@ -88,7 +126,7 @@ def answer(engine, rec, turn_ms):
     finally:
         timer.cancel()
         proc.wait()
-    return move, elapsed, other
+    return reply, elapsed, other
 
 
 def transformed(rec, k):
@@ -102,10 +140,60 @@ def transformed(rec, k):
         return [n - 1 - x, y] if k >= 4 else [x, y]
 
     out = dict(rec, id=f"{rec['id']} (symmetry {k})")
-    for key in ("black_xy", "white_xy", "helper_vcf_first_moves_xy", "solution_line_xy"):
+    for key in ("black_xy", "white_xy", "helper_vcf_first_moves_xy", "solution_line_xy",
+                "forbidden_xy"):
         if key in rec:
             out[key] = [move(p) for p in rec[key]]
+    if "checks" in rec:
+        out["checks"] = [dict(c, xy=move(c["xy"])) for c in rec["checks"]]
     return out
+
+
+def is_foul_case(rec):
+    return "checks" in rec or ("forbidden_xy" in rec and rec.get("complete_set"))
+
+
+def foul_verdicts(rec, points):
+    """(right, wrong) verdicts of a foul case for the listed `points`: the whole set counts
+    as one, and each of black's checked points as one."""
+    right, wrong = 0, []
+    if "forbidden_xy" in rec and rec.get("complete_set"):
+        expected = {tuple(p) for p in rec["forbidden_xy"]}
+        if points == expected:
+            right += 1
+        else:
+            wrong.append(f"set {sorted(points or [])} instead of {sorted(expected)}")
+    for check in rec.get("checks", []):
+        if check.get("color", "black") != "black":
+            continue
+        listed = points is not None and tuple(check["xy"]) in points
+        if listed == check["forbidden"]:
+            right += 1
+        else:
+            wrong.append(f"{tuple(check['xy'])} {'listed' if listed else 'not listed'}")
+    return right, wrong
+
+
+def grade_fouls(args, path, recs):
+    """Prints the wrong verdicts and the file's tally; returns how many cases got no
+    answer."""
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda r: forbidden(args.engine, r), recs))
+    right, wrong, times, silent = 0, 0, [], 0
+    for rec, (points, elapsed, other) in zip(recs, results):
+        times.append(elapsed * 1000)
+        silent += points is None
+        good, bad = foul_verdicts(rec, points)
+        right += good
+        wrong += len(bad)
+        for why in bad:
+            print(f"wrong {rec['id']}: {why} {' '.join(other)}".rstrip())
+    times.sort()
+    print(
+        f"{os.path.basename(path)}: {right}/{right + wrong} verdicts right over {len(recs)} "
+        f"positions, median {times[len(times) // 2]:.1f} ms, slowest {times[-1]:.1f} ms"
+    )
+    return silent
 
 
 def winning_moves(rec):
@@ -119,6 +207,9 @@ def main():
     parser.add_argument("files", nargs="*", default=[
         os.path.join(ROOT, "tests/data/vcf_public.jsonl"),
         os.path.join(ROOT, "tests/data/quintet_mate.jsonl"),
+        os.path.join(ROOT, "tests/data/realcore_forbidden.jsonl"),
+        os.path.join(ROOT, "tests/data/quintet_forbidden.jsonl"),
+        os.path.join(ROOT, "tests/data/alphagomoku_renju_forbidden.jsonl"),
     ])
     parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/pbrain-wuzi"))
     parser.add_argument("--turn", type=int, default=1000, help="INFO timeout_turn, ms")
@@ -132,6 +223,9 @@ def main():
             recs = [json.loads(line) for line in f if line.strip()]
         if args.symmetry:
             recs = [transformed(rec, k) for rec in recs for k in range(8)]
+        if recs and all(is_foul_case(rec) for rec in recs):
+            silent += grade_fouls(args, path, recs)
+            continue
         with ThreadPoolExecutor(args.jobs) as pool:
             results = list(pool.map(lambda r: answer(args.engine, r, args.turn), recs))
         solved, times = 0, []
