@@ -95,3 +95,78 @@ fn search_position_agrees_with_the_board_judge() {
     // The suites are built around fouls: a run that saw none compared nothing useful.
     assert!(fouls >= 50, "only {fouls} fouls seen");
 }
+
+/// The same verdicts through the protocol, as a GUI or a grader with only the binary asks for
+/// them: each position as a `YXBOARD` block (black's and white's stones alternating, black
+/// first, the side to move's as the receiver's own), then `YXSHOWFORBID`, whose points must be
+/// the whole set or agree with each of black's checked points. Positions with extra black
+/// stones must be read as black to move (see `receiver_color` in src/protocol/run.rs).
+#[test]
+fn yxshowforbid_gives_every_verdict_through_the_protocol() {
+    use common::Brain;
+    let mut brain = Brain::spawn();
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for file in [
+        "realcore_forbidden.jsonl",
+        "quintet_forbidden.jsonl",
+        "alphagomoku_renju_forbidden.jsonl",
+    ] {
+        for rec in records(file) {
+            let id = rec["id"].as_str().unwrap_or("?");
+            let stones =
+                |key: &str| -> Vec<Pos> { rec[key].as_array().unwrap().iter().map(xy).collect() };
+            let (black, white) = (stones("black_xy"), stones("white_xy"));
+            let own_is_black = rec["side_to_move"].as_str() != Some("white");
+            brain.expect(
+                &format!("START {}", rec["size"].as_u64().unwrap_or(15)),
+                "OK",
+            );
+            brain.send("INFO rule 4");
+            brain.send("YXBOARD");
+            for i in 0..black.len().max(white.len()) {
+                for (list, is_black) in [(&black, true), (&white, false)] {
+                    if let Some(p) = list.get(i) {
+                        let owner = if is_black == own_is_black { 1 } else { 2 };
+                        brain.send(&format!("{},{},{owner}", p.x, p.y));
+                    }
+                }
+            }
+            brain.send("DONE");
+            brain.send("YXSHOWFORBID");
+            let reply = brain.recv();
+            let digits = reply
+                .strip_prefix("FORBID ")
+                .and_then(|rest| rest.strip_suffix('.'))
+                .unwrap_or_else(|| panic!("{id}: {reply:?}"));
+            let listed: BTreeSet<Pos> = digits
+                .as_bytes()
+                .chunks(4)
+                .map(|c| {
+                    let n = |s: &[u8]| std::str::from_utf8(s).unwrap().parse::<usize>().unwrap();
+                    Pos::new(n(&c[..2]), n(&c[2..]))
+                })
+                .collect();
+            if rec["complete_set"].as_bool() == Some(true) {
+                let expected: BTreeSet<Pos> = stones("forbidden_xy").into_iter().collect();
+                if expected != listed {
+                    failures.push(format!("{id}: expected {expected:?}, got {listed:?}"));
+                }
+                compared += 1;
+            }
+            for check in rec["checks"].as_array().into_iter().flatten() {
+                if check["color"].as_str() == Some("white") {
+                    continue;
+                }
+                let pos = xy(&check["xy"]);
+                if listed.contains(&pos) != check["forbidden"].as_bool().unwrap() {
+                    failures.push(format!("{id}: {pos} listed: {}", listed.contains(&pos)));
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(compared, 103);
+    common::finish(brain);
+}
