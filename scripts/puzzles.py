@@ -211,7 +211,8 @@ def main():
         os.path.join(ROOT, "tests/data/quintet_forbidden.jsonl"),
         os.path.join(ROOT, "tests/data/alphagomoku_renju_forbidden.jsonl"),
     ])
-    parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/pbrain-wuzi"))
+    exe = "pbrain-wuzi.exe" if os.name == "nt" else "pbrain-wuzi"
+    parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", exe))
     parser.add_argument("--turn", type=int, default=1000, help="INFO timeout_turn, ms")
     parser.add_argument("--jobs", type=int, default=2, help="engines run at once")
     parser.add_argument("--symmetry", action="store_true",
