@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::data::{records, setup, xy};
+use common::data::{block_lines, records, setup, xy};
 use std::collections::BTreeSet;
 
 use wuzi::board::MoveCheck;
@@ -114,23 +114,14 @@ fn yxshowforbid_gives_every_verdict_through_the_protocol() {
     ] {
         for rec in records(file) {
             let id = rec["id"].as_str().unwrap_or("?");
-            let stones =
-                |key: &str| -> Vec<Pos> { rec[key].as_array().unwrap().iter().map(xy).collect() };
-            let (black, white) = (stones("black_xy"), stones("white_xy"));
-            let own_is_black = rec["side_to_move"].as_str() != Some("white");
             brain.expect(
                 &format!("START {}", rec["size"].as_u64().unwrap_or(15)),
                 "OK",
             );
             brain.send("INFO rule 4");
             brain.send("YXBOARD");
-            for i in 0..black.len().max(white.len()) {
-                for (list, is_black) in [(&black, true), (&white, false)] {
-                    if let Some(p) = list.get(i) {
-                        let owner = if is_black == own_is_black { 1 } else { 2 };
-                        brain.send(&format!("{},{},{owner}", p.x, p.y));
-                    }
-                }
+            for line in block_lines(&rec) {
+                brain.send(&line);
             }
             brain.send("DONE");
             brain.send("YXSHOWFORBID");
@@ -148,7 +139,12 @@ fn yxshowforbid_gives_every_verdict_through_the_protocol() {
                 })
                 .collect();
             if rec["complete_set"].as_bool() == Some(true) {
-                let expected: BTreeSet<Pos> = stones("forbidden_xy").into_iter().collect();
+                let expected: BTreeSet<Pos> = rec["forbidden_xy"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(xy)
+                    .collect();
                 if expected != listed {
                     failures.push(format!("{id}: expected {expected:?}, got {listed:?}"));
                 }

@@ -9,6 +9,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::data::{block_lines, records, xy};
 use common::{finish, parse_move, Brain, REPLY};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -524,24 +525,24 @@ fn set_up_positions_are_not_refereed_for_fouls() {
     brain.expect("START 15", "OK");
     brain.send("INFO rule 4");
     brain.send("INFO timeout_turn 1000");
-    // The public renju problem lfz084/入门-四追い/111 (tests/data/vcf_public.jsonl), black to
-    // move and win by VCF, its stones listed black first, alternating: black's 7,8 was a
-    // double three when it landed in this order.
-    let black = [
-        "5,5", "7,5", "6,6", "9,6", "5,7", "7,7", "8,7", "9,7", "7,8", "10,8",
-    ];
-    let white = [
-        "4,4", "6,5", "9,5", "8,6", "6,7", "10,7", "4,8", "8,8", "6,9", "7,9",
-    ];
-    let mut block = vec!["BOARD".to_string()];
-    for (b, w) in black.iter().zip(white) {
-        block.push(format!("{b},1"));
-        block.push(format!("{w},2"));
+    // The public renju problem lfz084/入门-四追い/111, black to move and win by VCF, its
+    // stones listed black first, alternating: black's 7,8 was a double three when it landed
+    // in this order.
+    let rec = records("vcf_public.jsonl")
+        .into_iter()
+        .find(|r| r["id"] == "lfz084/入门-四追い/111")
+        .expect("the problem");
+    brain.send("BOARD");
+    for line in block_lines(&rec) {
+        brain.send(&line);
     }
-    block.push("DONE".into());
-    let block: Vec<&str> = block.iter().map(String::as_str).collect();
-    brain.send_all(&block);
-    let winning = [Pos::new(11, 4), Pos::new(7, 4), Pos::new(8, 4)];
+    brain.send("DONE");
+    let winning: Vec<Pos> = rec["helper_vcf_first_moves_xy"]
+        .as_array()
+        .expect("winning moves")
+        .iter()
+        .map(xy)
+        .collect();
     let answer = brain.recv_move();
     assert!(
         winning.contains(&answer),

@@ -22,6 +22,25 @@ pub fn xy(v: &Value) -> Pos {
     )
 }
 
+/// The stone lines (`x,y,owner`) of a `BOARD`/`YXBOARD` block for the record's position, as a
+/// grader sends a puzzle: black's and white's stones alternating, black first (a colour's
+/// extra stones last), the side to move's (black if absent) as the receiver's own (`1`).
+pub fn block_lines(rec: &Value) -> Vec<String> {
+    let stones = |key: &str| -> Vec<Pos> { rec[key].as_array().unwrap().iter().map(xy).collect() };
+    let (black, white) = (stones("black_xy"), stones("white_xy"));
+    let own_is_black = rec["side_to_move"].as_str() != Some("white");
+    let mut lines = Vec::new();
+    for i in 0..black.len().max(white.len()) {
+        for (list, is_black) in [(&black, true), (&white, false)] {
+            if let Some(p) = list.get(i) {
+                let owner = if is_black == own_is_black { 1 } else { 2 };
+                lines.push(format!("{},{},{owner}", p.x, p.y));
+            }
+        }
+    }
+    lines
+}
+
 /// The record's position: its rule (renju if absent), size, `black_xy`/`white_xy` stones and
 /// `side_to_move` (black if absent).
 pub fn setup(rec: &Value) -> Board {
