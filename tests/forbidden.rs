@@ -9,6 +9,16 @@ use wuzi::board::MoveCheck;
 use wuzi::position::Position;
 use wuzi::types::{Color, Pos};
 
+/// The record's complete set of forbidden points (`forbidden_xy`).
+fn complete_set(rec: &serde_json::Value) -> BTreeSet<Pos> {
+    rec["forbidden_xy"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(xy)
+        .collect()
+}
+
 /// Checks every record of a file; returns how many verdicts were compared.
 fn check_file(file: &str) -> usize {
     let mut compared = 0;
@@ -17,12 +27,7 @@ fn check_file(file: &str) -> usize {
         let board = setup(&rec);
         let id = rec["id"].as_str().unwrap_or("?");
         if rec["complete_set"].as_bool() == Some(true) {
-            let expected: BTreeSet<Pos> = rec["forbidden_xy"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(xy)
-                .collect();
+            let expected = complete_set(&rec);
             let got: BTreeSet<Pos> = board.forbidden_points().into_iter().collect();
             if expected != got {
                 failures.push(format!("{id}: expected {expected:?}, got {got:?}"));
@@ -139,12 +144,7 @@ fn yxshowforbid_gives_every_verdict_through_the_protocol() {
                 })
                 .collect();
             if rec["complete_set"].as_bool() == Some(true) {
-                let expected: BTreeSet<Pos> = rec["forbidden_xy"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(xy)
-                    .collect();
+                let expected = complete_set(&rec);
                 if expected != listed {
                     failures.push(format!("{id}: expected {expected:?}, got {listed:?}"));
                 }
