@@ -44,7 +44,9 @@ pub struct RuleSettings {
     /// defence in renju was tried again against the VCF one: -0.9 +/- 28.9 (400 games), and on
     /// a match clock, 1 s/move and 6 s/game, where the defence gets more nodes, -12.7 +/- 32.7
     /// (300 games), so renju keeps the VCF defence. Freestyle on 20x20 with the VCF defence
-    /// instead of the VCT one scored -11.6 +/- 31.8 (300 games).
+    /// instead of the VCT one scored -11.6 +/- 31.8 (300 games). The VCT defence for black
+    /// alone under renju (white's threats have black's fouls to play on) scored +9.3 +/- 29.5
+    /// against the VCF one (1 s/move and 6 s/game, 300 games): not adopted.
     pub root_defence: Option<Threats>,
     /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]).
     ///
