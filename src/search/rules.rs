@@ -68,7 +68,9 @@ pub struct RuleSettings {
     /// depth 5 too (not 6) then scored +13.0 +/- 31.8 and -6.1 +/- 30.8 (400 games each; +3.1
     /// +/- 22.1 together): not adopted, nor, once the killers were dropped, -30.5 +/- 28.6 (400
     /// games). Freestyle on 20x20 stopping at depth 4 scored +9.3 +/- 34.7 and -18.5 +/- 36.4
-    /// (300 games each; -3.9 +/- 25.1 together), so it prunes to depth 6 there too.
+    /// (300 games each; -3.9 +/- 25.1 together), so it prunes to depth 6 there too. Under
+    /// renju, white alone pruning at depths 5 and 6 (freestyle's limits, white having no
+    /// fouls) scored -18.3 +/- 42.9 at 1 s/move and 6 s/game (190 games, stopped).
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions: a flexible three under freestyle, standard and renju, a four under caro
@@ -213,7 +215,8 @@ pub struct RuleSettings {
     /// the reduction (300 games each; +16.6 +/- 15.6 over the 1,500, LOS 98.2 %), so it has it
     /// too. Renju at 1 s/move and 6 s/game scored -10.4 +/- 45.7 (200 games) and -2.3 +/- 36.5
     /// (300 games; -5.5 +/- 28.5 over the 500), so it searches every root move to the full
-    /// depth.
+    /// depth. Nor does white alone there (white has no fouls, so it plays as under
+    /// freestyle): +8.1 +/- 34.5 (same conditions, 300 games), not adopted.
     pub root_reduction: bool,
     /// Whether the VCF solver tries the plain fours of one combination by the attacker's shape
     /// value there (line weights and combination bonus: the four that also builds most), best
