@@ -197,6 +197,35 @@ fn junk_reply_is_an_illegal_move() {
 }
 
 #[test]
+fn stray_lines_lose_unless_skipped() {
+    let stray = engine("stray", "");
+    let (record, _) = one_game("stray-strict", &stray, &FAST);
+    assert_loss(
+        &record,
+        "illegal move",
+        "unparsable reply `ev 120 nodes 4096`",
+    );
+    let skip = [&FAST[..], &["--skip-unparsable"]].concat();
+    let (record, _) = one_game("stray-skip", &stray, &skip);
+    assert_eq!(json_field(&record, "reason"), "five", "{record}");
+    assert!(record.contains(r#""text":"ev 120 nodes 4096""#), "{record}");
+}
+
+#[test]
+fn reply_gap_keeps_an_engine_that_drops_early_input() {
+    // The engine ignores what it reads within 200 ms of its own move. The gap is counted from
+    // when its move was read, which is after it was written, so 300 ms always clears it.
+    let deaf = engine("scan", "deaf=200");
+    let tc = ["--size", "5", "--tc", "1000/0", "--tolerance-ms", "300"];
+    let gap = [&tc[..], &["--reply-gap", "300"]].concat();
+    let (record, _) = one_game("deaf-gap", &deaf, &gap);
+    assert_eq!(json_field(&record, "reason"), "five", "{record}");
+    let no_gap = [&tc[..], &["--reply-gap", "0"]].concat();
+    let (record, _) = one_game("deaf-no-gap", &deaf, &no_gap);
+    assert_loss(&record, "time-out", "no move within");
+}
+
+#[test]
 fn renju_foul_loses() {
     // Black stones 5,7 6,7 and 7,5 7,6 on 15x15 (white far away in the corners): 7,7 makes
     // two open threes, a double-three, which the foul engine finds and plays as black.

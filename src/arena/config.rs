@@ -110,6 +110,12 @@ ENGINES
   --reuse             Keep engine processes between games and send a new START (default:
                       a fresh process per game, as GomocupJudge does).
   --engine-stderr     Show the engines' stderr (default: discarded).
+  --reply-gap MS      Least time between an engine's move and the next line written to
+                      it, charged to no clock; some engines drop input that follows their
+                      own move within a few ms (default 20).   e.g. --reply-gap 50
+  --skip-unparsable   Pass over reply lines that are neither a move nor a known reply
+                      (kept as messages), as GomocupJudge does (default: such a line
+                      loses the game, as in Piskvork).
 
 BOARD AND RULE
   --rule R            0 freestyle, 1 standard (exact five), 4 renju, 8 caro, 9 caro with
@@ -281,6 +287,11 @@ pub fn parse_args(args: &[String]) -> Result<Command> {
                 config.game.time.tolerance_ms = parse_number(&flag, &value("milliseconds")?)?
             }
             "--strict-clock" => config.game.time.strict_clock = true,
+            "--reply-gap" => {
+                let ms: u64 = parse_number(&flag, &value("milliseconds")?)?;
+                config.game.reply_gap = std::time::Duration::from_millis(ms);
+            }
+            "--skip-unparsable" => config.game.skip_unparsable = true,
             "--max-memory" => config.game.max_memory = parse_number(&flag, &value("bytes")?)?,
             "--mem-limit" => {
                 let mb: u64 = parse_number(&flag, &value("MiB")?)?;

@@ -20,6 +20,9 @@ use crate::types::{Color, Pos, Rule};
 /// `time_left` sent when the match clock is unlimited (the value Piskvork uses).
 pub const UNLIMITED_TIME: i64 = 2_147_483_647;
 
+/// Default of [`GameSettings::reply_gap`], in milliseconds.
+pub const DEFAULT_REPLY_GAP_MS: u64 = 20;
+
 /// Time limits for every game, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
@@ -67,6 +70,13 @@ pub struct GameSettings {
     pub game_type: u32,
     /// Pass the engines' stderr through to the runner's stderr.
     pub engine_stderr: bool,
+    /// Least time between an engine's move and the next line written to it, charged to
+    /// nobody's clock. Some engines drop input that arrives within a few milliseconds of
+    /// their own reply; a manager's own latency hides that, a fast runner must wait.
+    pub reply_gap: Duration,
+    /// Pass over reply lines that are neither a move nor a known reply (kept with the
+    /// engine's messages), as GomocupJudge does; by default such a line loses the game.
+    pub skip_unparsable: bool,
 }
 
 impl Default for GameSettings {
@@ -81,6 +91,8 @@ impl Default for GameSettings {
             draw_after: None,
             game_type: 1,
             engine_stderr: false,
+            reply_gap: Duration::from_millis(DEFAULT_REPLY_GAP_MS),
+            skip_unparsable: false,
         }
     }
 }
@@ -243,6 +255,8 @@ struct Player {
     sent_board: bool,
     /// Set when the process must not be reused (it lost by a fault or was killed).
     broken: bool,
+    /// When its last move was read, for [`GameSettings::reply_gap`].
+    last_reply: Option<Instant>,
 }
 
 impl Player {
@@ -387,6 +401,7 @@ fn run_game(
             used: Duration::ZERO,
             sent_board: false,
             broken: false,
+            last_reply: None,
         });
         match player
             .process
@@ -555,6 +570,12 @@ fn ask_move(
             player.sent_board = true;
         }
     }
+    if let Some(ready) = player.last_reply.map(|at| at + settings.reply_gap) {
+        let now = Instant::now();
+        if now < ready {
+            std::thread::sleep(ready - now);
+        }
+    }
     let written = match player.process.send(&lines) {
         Ok(at) => at,
         Err(_) => {
@@ -581,8 +602,14 @@ fn ask_move(
                         late(elapsed, limit_ms, settings),
                     ));
                 }
-                if is_chatter(&line) {
-                    if let Some(text) = message_text(&line) {
+                let unparsable = settings.skip_unparsable && parse_move(&line).is_none();
+                if is_chatter(&line) || unparsable {
+                    let text = if unparsable {
+                        Some(line.as_str())
+                    } else {
+                        message_text(&line)
+                    };
+                    if let Some(text) = text {
                         record.messages.push(EngineMessage {
                             ply: board.stone_count(),
                             color: side,
@@ -591,6 +618,7 @@ fn ask_move(
                     }
                     continue;
                 }
+                player.last_reply = Some(at);
                 let elapsed_ms = i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX);
                 if settings.time.strict_clock
                     && settings.time.match_ms > 0

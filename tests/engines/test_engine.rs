@@ -13,13 +13,16 @@
 //! - `foul`: as black under renju plays a forbidden point if there is one, else scans;
 //! - `nostart`: never answers `START`;
 //! - `chatty`: sends `MESSAGE`, `DEBUG`, `OK`, `ERROR` and `UNKNOWN` lines before each move;
+//! - `stray`: sends a `MESSAGE` line cut in two by a raw newline before each move, so that
+//!   its second half is a line that is neither a move nor a known reply;
 //! - `memory`: allocates and touches `mb` MiB (default 64) before its first move, then scans.
 //!
-//! `delay=MS` waits before every move, `log=FILE` appends every line received to FILE, and
-//! `name=NAME` changes the `ABOUT` name (default `test-MODE`).
+//! `delay=MS` waits before every move, `log=FILE` appends every line received to FILE,
+//! `deaf=MS` drops every line read within MS ms of its own last move, and `name=NAME`
+//! changes the `ABOUT` name (default `test-MODE`).
 
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use wuzi::board::Board;
 use wuzi::types::{Color, Pos, Rule};
@@ -27,6 +30,7 @@ use wuzi::types::{Color, Pos, Rule};
 struct Options {
     mode: String,
     delay_ms: u64,
+    deaf_ms: u64,
     log: Option<std::fs::File>,
     name: String,
     megabytes: usize,
@@ -40,6 +44,7 @@ fn parse_options() -> Options {
         name: format!("test-{mode}"),
         mode,
         delay_ms: 0,
+        deaf_ms: 0,
         log: None,
         megabytes: 64,
         rng: rand::SeedableRng::seed_from_u64(1),
@@ -47,6 +52,7 @@ fn parse_options() -> Options {
     for arg in args {
         match arg.split_once('=') {
             Some(("delay", v)) => options.delay_ms = v.parse().unwrap_or(0),
+            Some(("deaf", v)) => options.deaf_ms = v.parse().unwrap_or(0),
             Some(("name", v)) => options.name = v.to_string(),
             Some(("mb", v)) => options.megabytes = v.parse().unwrap_or(64),
             Some(("seed", v)) => {
@@ -125,10 +131,14 @@ fn main() {
     let mut rule = Rule::Freestyle;
     let mut size = (15, 15);
     let mut ballast: Vec<u8> = Vec::new();
+    let mut last_move: Option<Instant> = None;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     while let Some(Ok(raw)) = lines.next() {
         let line = raw.trim().to_string();
+        if last_move.is_some_and(|at| at.elapsed() < Duration::from_millis(options.deaf_ms)) {
+            continue;
+        }
         if let Some(log) = options.log.as_mut() {
             let _ = writeln!(log, "{line}");
         }
@@ -241,6 +251,10 @@ fn main() {
                 reply("ERROR nothing wrong really");
                 reply("UNKNOWN whatever");
             }
+            "stray" => {
+                reply("MESSAGE depth");
+                reply("ev 120 nodes 4096");
+            }
             "memory" if ballast.is_empty() => {
                 ballast = vec![1u8; options.megabytes << 20];
                 std::hint::black_box(&ballast);
@@ -252,6 +266,7 @@ fn main() {
             b.make_move(pos);
         }
         reply(&format!("{},{}", pos.x, pos.y));
+        last_move = Some(Instant::now());
     }
     if options.mode == "silent" {
         hang();
