@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Games for fitting the evaluation: batches of fast games, resumable, reproducible from a seed.
+
+    scripts/datagen.py [options] [NAME=COMMAND[@RULE,RULE...] ...]
+
+    e.g. nice scripts/datagen.py --batches 200 --tc 100/0 self \\
+             rapfi=/opt/engines/pbrain-rapfi pentazen=/opt/engines/pbrain-pentazen@freestyle,renju
+
+Batch i (0, 1, ...) plays --games games of wuzi against one opponent under one rule, the
+opponents and rules taken in turn (i modulo their count), from the balanced openings with
+random order and symmetry under seed SEED+i. `self` is wuzi against a copy of itself. Each
+batch is written to DIR/batch-RULE-NAME-i.jsonl through a temporary file, so a batch that is
+there is complete: running the command again plays only the batches that are missing. The
+records keep every move, the result and the engines' MESSAGE lines (wuzi's give its search
+score), which is what the evaluation fit reads.
+
+Options (defaults in brackets):
+  --rules R,R     [freestyle,standard,renju]
+  --batches N     batches to have in DIR when done [100]
+  --games N       games per batch [20]
+  --tc T/M        time control in ms [100/0]
+  --seed S        base seed [1]
+  --concurrency N games at a time [2]
+  --wuzi PATH     the wuzi binary [target/release/pbrain-wuzi, built first]
+  --out DIR       [data/games]
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
+
+
+def fail(message):
+    print(f"datagen: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def parse_args(argv):
+    opts = {"rules": ["freestyle", "standard", "renju"], "batches": 100, "games": 20,
+            "tc": "100/0", "seed": 1, "concurrency": 2, "wuzi": None, "out": "data/games"}
+    opponents = []
+    items = []
+    for arg in argv:
+        items.extend(arg.split("=", 1) if arg.startswith("--") and "=" in arg else [arg])
+    i = 0
+    while i < len(items):
+        item = items[i]
+        i += 1
+        if item in ("-h", "--help"):
+            print(__doc__.strip())
+            sys.exit(0)
+        if item.startswith("--"):
+            if i >= len(items):
+                fail(f"{item} needs a value")
+            key, value = item[2:], items[i]
+            i += 1
+            if key == "rules":
+                opts["rules"] = value.split(",")
+            elif key in ("batches", "games", "seed", "concurrency"):
+                try:
+                    opts[key] = int(value)
+                except ValueError:
+                    fail(f"{item} takes a whole number, not {value!r}")
+            elif key in ("tc", "wuzi", "out"):
+                opts[key] = value
+            else:
+                fail(f"unknown option {item}")
+            continue
+        if item == "self":
+            opponents.append(("self", None, None))
+            continue
+        name, sep, command = item.partition("=")
+        if not sep or not name or not command:
+            fail(f"an opponent is self or NAME=COMMAND[@RULES], not {item!r}")
+        rules = None
+        if "@" in command:
+            command, rules = command.rsplit("@", 1)
+            rules = rules.split(",")
+        opponents.append((name, command, rules))
+    for rule in opts["rules"]:
+        if rule not in RULES:
+            fail(f"unknown rule {rule!r}")
+    if not opponents:
+        opponents.append(("self", None, None))
+    return opts, opponents
+
+
+def schedule(opts, opponents):
+    """(opponent, rule) pairs in the order batches take them."""
+    pairs = []
+    for rule in opts["rules"]:
+        for name, command, rules in opponents:
+            if rules is None or rule in rules:
+                pairs.append((name, command, rule))
+    if not pairs:
+        fail("no opponent plays any of the rules asked for")
+    return pairs
+
+
+def main():
+    opts, opponents = parse_args(sys.argv[1:])
+    if opts["wuzi"] is None:
+        subprocess.check_call(["cargo", "build", "--release", "--bin", "pbrain-wuzi",
+                               "--bin", "wuzi-match"], cwd=ROOT)
+        opts["wuzi"] = os.path.join(ROOT, "target", "release", "pbrain-wuzi")
+    else:
+        subprocess.check_call(["cargo", "build", "--release", "--bin", "wuzi-match"], cwd=ROOT)
+    os.makedirs(opts["out"], exist_ok=True)
+    wuzi = os.path.join(opts["out"], "pbrain-wuzi")
+    if not os.path.exists(wuzi):
+        # The player is fixed for the whole data set: later runs resume with the same binary.
+        shutil.copy2(opts["wuzi"], wuzi)
+    pairs = schedule(opts, opponents)
+    for i in range(opts["batches"]):
+        name, command, rule = pairs[i % len(pairs)]
+        path = os.path.join(opts["out"], f"batch-{rule}-{name}-{i}.jsonl")
+        if os.path.exists(path):
+            continue
+        openings = os.path.join(ROOT, "tests", "data", f"balanced_{rule}_15.txt")
+        if command is None:
+            opponent = ["--engine", f"cmd={wuzi}", "name=wuzi2"]
+        else:
+            program = command.split()[0]
+            opponent = ["--engine", f"cmd={command}", f"name={name}",
+                        f"dir={os.path.dirname(os.path.abspath(program))}"]
+        partial = path + ".partial"
+        if os.path.exists(partial):
+            os.remove(partial)
+        argv = [os.path.join(ROOT, "target", "release", "wuzi-match"),
+                "--engine", f"cmd={wuzi}", "name=wuzi", *opponent,
+                "--rule", str(RULES[rule]), "--size", "15", "--tc", opts["tc"],
+                "--openings", openings, "--random-order", "--symmetry",
+                "--seed", str(opts["seed"] + i), "--games", str(opts["games"]),
+                "--concurrency", str(opts["concurrency"]), "--skip-unparsable",
+                "--quiet", "--report", "0", "--jsonl", partial]
+        print(f"== batch {i}: wuzi vs {name}, {rule}", flush=True)
+        status = subprocess.call(argv, stdout=subprocess.DEVNULL)
+        if status != 0:
+            fail(f"batch {i}: wuzi-match exited with status {status}")
+        os.rename(partial, path)
+
+
+if __name__ == "__main__":
+    main()
