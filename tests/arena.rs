@@ -209,6 +209,7 @@ fn stray_lines_lose_unless_skipped() {
     let (record, _) = one_game("stray-skip", &stray, &skip);
     assert_eq!(json_field(&record, "reason"), "five", "{record}");
     assert!(record.contains(r#""text":"ev 120 nodes 4096""#), "{record}");
+    assert!(record.contains(r#""text":"depth""#), "{record}");
 }
 
 #[test]

@@ -602,8 +602,10 @@ fn ask_move(
                         late(elapsed, limit_ms, settings),
                     ));
                 }
-                let unparsable = settings.skip_unparsable && parse_move(&line).is_none();
-                if is_chatter(&line) || unparsable {
+                let chatter = is_chatter(&line);
+                let unparsable =
+                    !chatter && settings.skip_unparsable && parse_move(&line).is_none();
+                if chatter || unparsable {
                     let text = if unparsable {
                         Some(line.as_str())
                     } else {
