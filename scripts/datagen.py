@@ -135,6 +135,7 @@ def main():
                 "--openings", openings, "--random-order", "--symmetry",
                 "--seed", str(opts["seed"] + i), "--games", str(opts["games"]),
                 "--concurrency", str(opts["concurrency"]), "--skip-unparsable",
+                "--max-memory", str(128 << 20), "--tolerance-ms", "3000",
                 "--quiet", "--report", "0", "--jsonl", partial]
         print(f"== batch {i}: wuzi vs {name}, {rule}", flush=True)
         status = subprocess.call(argv, stdout=subprocess.DEVNULL)

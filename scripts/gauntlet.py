@@ -20,6 +20,7 @@ Options (defaults in brackets):
   --tc TURN/MATCH   time control in ms, as wuzi-match's --tc [500/0]
   --concurrency N   games at a time [2]
   --memory MB       INFO max_memory sent, in MiB [128]
+  --tolerance MS    grace on every limit, as wuzi-match's --tolerance-ms [3000]
   --seed S          seed for the opening order and symmetry [time]
   --wuzi PATH       the wuzi binary [target/release/pbrain-wuzi, built first]
   --out DIR         results folder [gauntlet]
@@ -27,7 +28,9 @@ Options (defaults in brackets):
   --match-arg ARG   one more wuzi-match argument (repeatable), e.g. --match-arg=--reply-gap=40
 
 Opponents' quirks are handled as a manager would: lines that are neither a move nor a known
-reply are passed over (--skip-unparsable) and every engine gets wuzi-match's reply gap.
+reply are passed over (--skip-unparsable), every engine gets wuzi-match's reply gap, and the
+tolerance is 3 s: an engine that sizes its hash table when the game starts (Rapfi, from
+max_memory) can take over a second for START or its first move on a loaded machine.
 """
 import glob
 import json
@@ -56,6 +59,7 @@ def parse_args(argv):
         "tc": "500/0",
         "concurrency": 2,
         "memory": 128,
+        "tolerance": 3000,
         "seed": int(time.time()),
         "wuzi": None,
         "out": "gauntlet",
@@ -89,7 +93,7 @@ def parse_args(argv):
                 opts["rules"] = value.split(",")
             elif key == "match_arg":
                 opts["match_args"].append(value)
-            elif key in ("size", "games", "concurrency", "memory", "seed"):
+            elif key in ("size", "games", "concurrency", "memory", "seed", "tolerance"):
                 try:
                     opts[key] = int(value)
                 except ValueError:
@@ -129,7 +133,7 @@ def play(opts, name, command, rule):
         "--engine", f"cmd={opts['wuzi']}", "name=wuzi",
         "--engine", f"cmd={command}", f"name={name}", f"dir={workdir}",
         "--rule", str(RULES[rule]), "--size", str(opts["size"]), "--tc", opts["tc"],
-        "--max-memory", str(opts["memory"] << 20),
+        "--max-memory", str(opts["memory"] << 20), "--tolerance-ms", str(opts["tolerance"]),
         "--openings", openings, "--random-order", "--symmetry", "--seed", str(opts["seed"]),
         "--games", str(opts["games"]), "--concurrency", str(opts["concurrency"]),
         "--skip-unparsable", "--quiet", "--jsonl", jsonl,
