@@ -210,3 +210,45 @@ fn yxshowforbid_follows_the_gomocup_referee_on_a_five_at_the_straightening_point
     brain.expect("YXSHOWFORBID", "FORBID .");
     common::finish(brain);
 }
+
+/// The VCF and VCT solvers follow the judge one level down. Black to move, no four on the
+/// board for either side. (6,3) makes an open four on the anti-diagonal and threes on the
+/// column and the diagonal; the diagonal straightens at (5,2), a four and one three, since
+/// (5,2)'s row would straighten only at (3,2), a double four, or at (7,2), where black makes
+/// five. Counting that row as a three made (5,2) a foul and (6,3) a winning four-three;
+/// Piskvork's judge makes (6,3) a double three, the only forbidden point, and the solvers'
+/// wins must go elsewhere.
+#[test]
+fn solvers_do_not_play_a_point_the_judge_forbids_one_level_down() {
+    use wuzi::search::vcf::VcfSolver;
+    use wuzi::search::vct::VctSolver;
+    let rec = serde_json::json!({
+        "id": "five-at-the-straightening-point-one-level-down",
+        "rule": "renju",
+        "black_xy": [[4,1],[4,2],[6,2],[5,3],[5,4],[7,4],[4,5],[6,5],[3,6],[4,6],[7,6]],
+        "white_xy": [[2,1],[8,3],[3,4],[2,5],[7,5],[9,6],[3,7],[5,7],[8,7],[3,8],[5,8]],
+    });
+    let board = setup(&rec);
+    let foul = Pos::new(6, 3);
+    assert_eq!(board.forbidden_points(), vec![foul]);
+    let mut pos = Position::new(&board);
+    assert!(pos.is_forbidden(foul));
+    let line = VcfSolver::new()
+        .solve(&mut pos, 100, 1_000_000)
+        .expect("black has a VCF");
+    assert_ne!(line[0], foul, "VCF {line:?}");
+    let mut replay = board.clone();
+    for &m in &line {
+        assert_ne!(
+            replay.check_move(m),
+            MoveCheck::Forbidden,
+            "VCF {line:?} at {m}"
+        );
+        replay.make_move(m);
+    }
+    let first = VctSolver::new()
+        .solve(&mut Position::new(&board), 8, 1_000_000)
+        .expect("black has a VCT");
+    assert_ne!(first, foul);
+    assert_ne!(board.check_move(first), MoveCheck::Forbidden);
+}
