@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes tests/data/renju_judge_verdicts.txt: random 15x15 renju positions, black to move,
 with the verdict of Piskvork's foul judge on every empty point (the checker of the `renju`
-0.1.0 package on PyPI, a port of the judge Gomocup referees with).
+0.1.0 package on PyPI, a port of the judge Gomocup referees with). tests/renju_judge.rs
+holds wuzi's judge to every verdict.
 
     pip install --target scripts/.renju renju==0.1.0
     python3 scripts/renju-fixture.py [--seed 77] [--count 5000] [--out FILE]

@@ -10,6 +10,8 @@
 //! "Neither a five" settles a case the RIF text leaves open: a three whose only straightening
 //! move would also make five on another line is not a three. That move wins at once rather
 //! than making a straight four; so rules Piskvork's judge, the Gomocup referee (and Rapfi).
+//! tests/renju_judge.rs holds this module to that judge on every empty point of 5,000 random
+//! positions.
 //!
 //! The functions work on a scratch copy of the line bitboards, placing and removing stones as
 //! they go, and always leave it as they found it.
