@@ -242,6 +242,36 @@ fn renju_foul_loses() {
     assert_eq!(json_field(&record, "moves"), r#"["7,7"]"#);
 }
 
+/// The position of tests/forbidden.rs's `five_at_the_straightening_point`, as a game's moves
+/// (offset notation) that the referee accepts one by one.
+const FIVE_AT_THE_STRAIGHTENING_POINT: &str = "3,-2, 1,3, 3,1, 3,-3, -1,1, 2,1, 0,-3, -1,0, \
+    3,-1, 3,2, 0,2, 0,0, -3,-1, -2,1, 2,0, -3,3, -1,-1, -3,-3, 2,-3, -2,-2, 0,-2, -1,2, 0,-1, \
+    3,3, -2,-1, 1,-1, 1,-2, 1,2, -2,0, 0,3, 2,-1, 2,2, 3,0, 2,-2, 1,-3, -3,0, -1,3, -3,1, \
+    -2,-3, -1,-2, -3,-2, -3,2, 1,0, -1,-3, -2,2, 1,1, -2,3, 2,3";
+
+#[test]
+fn referee_follows_the_gomocup_judge_on_a_five_at_the_straightening_point() {
+    // Black plays 7,2: a four down the column, a three on one diagonal, and on the other a
+    // three that straightens only at 6,3, where black makes five. As Piskvork's judge rules,
+    // that is no three, so 7,2 is no double three and the game goes on: both sides scan row
+    // by row, white takes 6,3 and black completes the column's five at 7,3.
+    let dir = temp_dir("five-at-straightening-opening");
+    let file = dir.join("opening.txt");
+    std::fs::write(&file, format!("{FIVE_AT_THE_STRAIGHTENING_POINT}\n")).expect("write");
+    let (record, _) = one_game(
+        "five-at-straightening",
+        &engine("scan", "first=7,2"),
+        &["--rule", "4", "--openings", file.to_str().expect("utf-8")],
+    );
+    assert!(
+        json_field(&record, "moves").starts_with(r#"["7,2","0,0""#),
+        "7,2 accepted and white to move: {record}"
+    );
+    assert_eq!(json_field(&record, "reason"), "five", "{record}");
+    assert_eq!(json_field(&record, "winner"), "black", "{record}");
+    assert_eq!(json_field(&record, "detail"), "black faulty: five at 7,3");
+}
+
 #[test]
 fn silent_engine_times_out_in_every_game_the_last_included() {
     // Three games with one worker: the watchdog must end each of them, the last one too.

@@ -166,3 +166,89 @@ fn yxshowforbid_gives_every_verdict_through_the_protocol() {
     assert_eq!(compared, 103);
     common::finish(brain);
 }
+
+/// Black's and white's stones of a renju position, black to move, in which black's three
+/// from (7,6) to (4,5) through (7,2) straightens only at (6,3), where black also makes five
+/// on the other diagonal. Piskvork's judge does not count that three, so (7,2) is a four and
+/// one three, no foul; counting it would make (7,2) a double three.
+fn five_at_the_straightening_point() -> serde_json::Value {
+    serde_json::json!({
+        "id": "five-at-the-straightening-point",
+        "rule": "renju",
+        "black_xy": [[4,5],[4,6],[5,4],[5,6],[5,7],[5,9],[5,10],[6,6],[6,8],[6,10],[7,4],[7,5],
+            [7,6],[7,9],[8,4],[8,5],[8,7],[9,4],[9,6],[9,7],[10,5],[10,6],[10,7],[10,8]],
+        "white_xy": [[4,4],[4,7],[4,8],[4,9],[4,10],[5,5],[5,8],[6,4],[6,5],[6,7],[6,9],[7,7],
+            [7,10],[8,6],[8,8],[8,9],[8,10],[9,5],[9,8],[9,9],[9,10],[10,4],[10,9],[10,10]],
+    })
+}
+
+/// The case through the library: no forbidden point at all, (7,2) playable, and the reason
+/// it is disputed in place: (7,2) makes a four, and (6,3) wins for black.
+#[test]
+fn a_three_that_straightens_only_by_making_five_is_not_a_three() {
+    let rec = five_at_the_straightening_point();
+    let board = setup(&rec);
+    assert_eq!(board.forbidden_points(), Vec::<Pos>::new());
+    assert_eq!(board.check_move(Pos::new(7, 2)), MoveCheck::Ordinary);
+    assert_eq!(board.check_move(Pos::new(6, 3)), MoveCheck::Win);
+    assert!(!Position::new(&board).is_forbidden(Pos::new(7, 2)));
+}
+
+/// The same case through the protocol: `YXSHOWFORBID` lists no point.
+#[test]
+fn yxshowforbid_follows_the_gomocup_referee_on_a_five_at_the_straightening_point() {
+    use common::Brain;
+    let rec = five_at_the_straightening_point();
+    let mut brain = Brain::spawn();
+    brain.expect("START 15", "OK");
+    brain.send("INFO rule 4");
+    brain.send("YXBOARD");
+    for line in block_lines(&rec) {
+        brain.send(&line);
+    }
+    brain.send("DONE");
+    brain.expect("YXSHOWFORBID", "FORBID .");
+    common::finish(brain);
+}
+
+/// The VCF and VCT solvers follow the judge one level down. Black to move, no four on the
+/// board for either side. (6,3) makes an open four on the anti-diagonal and threes on the
+/// column and the diagonal; the diagonal straightens at (5,2), a four and one three, since
+/// (5,2)'s row would straighten only at (3,2), a double four, or at (7,2), where black makes
+/// five. Counting that row as a three made (5,2) a foul and (6,3) a winning four-three;
+/// Piskvork's judge makes (6,3) a double three, the only forbidden point, and the solvers'
+/// wins must go elsewhere.
+#[test]
+fn solvers_do_not_play_a_point_the_judge_forbids_one_level_down() {
+    use wuzi::search::vcf::VcfSolver;
+    use wuzi::search::vct::VctSolver;
+    let rec = serde_json::json!({
+        "id": "five-at-the-straightening-point-one-level-down",
+        "rule": "renju",
+        "black_xy": [[4,1],[4,2],[6,2],[5,3],[5,4],[7,4],[4,5],[6,5],[3,6],[4,6],[7,6]],
+        "white_xy": [[2,1],[8,3],[3,4],[2,5],[7,5],[9,6],[3,7],[5,7],[8,7],[3,8],[5,8]],
+    });
+    let board = setup(&rec);
+    let foul = Pos::new(6, 3);
+    assert_eq!(board.forbidden_points(), vec![foul]);
+    let mut pos = Position::new(&board);
+    assert!(pos.is_forbidden(foul));
+    let line = VcfSolver::new()
+        .solve(&mut pos, 100, 1_000_000)
+        .expect("black has a VCF");
+    assert_ne!(line[0], foul, "VCF {line:?}");
+    let mut replay = board.clone();
+    for &m in &line {
+        assert_ne!(
+            replay.check_move(m),
+            MoveCheck::Forbidden,
+            "VCF {line:?} at {m}"
+        );
+        replay.make_move(m);
+    }
+    let first = VctSolver::new()
+        .solve(&mut Position::new(&board), 8, 1_000_000)
+        .expect("black has a VCT");
+    assert_ne!(first, foul);
+    assert_ne!(board.check_move(first), MoveCheck::Forbidden);
+}

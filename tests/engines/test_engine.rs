@@ -18,8 +18,9 @@
 //! - `memory`: allocates and touches `mb` MiB (default 64) before its first move, then scans.
 //!
 //! `delay=MS` waits before every move, `log=FILE` appends every line received to FILE,
-//! `deaf=MS` drops every line read within MS ms of its own last move, and `name=NAME`
-//! changes the `ABOUT` name (default `test-MODE`).
+//! `deaf=MS` drops every line read within MS ms of its own last move, `name=NAME` changes
+//! the `ABOUT` name (default `test-MODE`), and `first=X,Y` plays X,Y as the engine's first
+//! move when that point is empty (the mode chooses every other move).
 
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -35,6 +36,8 @@ struct Options {
     name: String,
     megabytes: usize,
     rng: rand::rngs::StdRng,
+    /// The point to play first, taken when the first move is asked for.
+    first: Option<Pos>,
 }
 
 fn parse_options() -> Options {
@@ -48,6 +51,7 @@ fn parse_options() -> Options {
         log: None,
         megabytes: 64,
         rng: rand::SeedableRng::seed_from_u64(1),
+        first: None,
     };
     for arg in args {
         match arg.split_once('=') {
@@ -55,6 +59,7 @@ fn parse_options() -> Options {
             Some(("deaf", v)) => options.deaf_ms = v.parse().unwrap_or(0),
             Some(("name", v)) => options.name = v.to_string(),
             Some(("mb", v)) => options.megabytes = v.parse().unwrap_or(64),
+            Some(("first", v)) => options.first = parse_xy(v).map(|(x, y)| Pos::new(x, y)),
             Some(("seed", v)) => {
                 options.rng = rand::SeedableRng::seed_from_u64(v.parse().unwrap_or(1))
             }
@@ -93,6 +98,11 @@ fn parse_xy(text: &str) -> Option<(usize, usize)> {
 
 /// Chooses the engine's move for the side to move on `board`.
 fn choose(options: &mut Options, board: &Board) -> Pos {
+    if let Some(first) = options.first.take() {
+        if board.contains(first) && board.is_empty(first) {
+            return first;
+        }
+    }
     let (w, h) = (board.width(), board.height());
     let rows = (0..h).flat_map(move |y| (0..w).map(move |x| Pos::new(x, y)));
     let first_empty = |mut it: Box<dyn Iterator<Item = Pos>>| {
