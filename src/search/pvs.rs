@@ -38,6 +38,9 @@ use crate::types::{Pos, CELL_COUNT};
 
 /// Deepest ply the search tracks (killers, forced-move extensions).
 pub const MAX_PLY: usize = 128;
+/// Score of a root answer from the VCT solver: a proven win whose length the solver does not
+/// give, scored below every win the search counts to its end.
+pub const ROOT_VCT_SCORE: i32 = WIN_SCORE - 100;
 const INFINITE: i32 = WIN_SCORE + 1;
 /// Nodes the root VCF may spend before the main search.
 const ROOT_VCF_NODES: u64 = 200_000;
@@ -490,7 +493,7 @@ impl Searcher {
                 if !excluded.contains(&first) {
                     main.nodes += main.vct.nodes();
                     report(&format!("VCT found: first {first}"));
-                    return main.result(first, WIN_SCORE - 100, 1);
+                    return main.result(first, ROOT_VCT_SCORE, 1);
                 }
             }
             main.nodes += main.vct.nodes();
