@@ -33,6 +33,7 @@ fn run(args: &[String]) -> anyhow::Result<()> {
             wuzi::protocol::run::run_stdio_with(engine)
         }
         Some("analyze") => quiet_if_reader_left(cli::analyze::run(&args[1..])),
+        Some("play") => quiet_if_reader_left(cli::play::run(&args[1..])),
         Some("bench") => {
             let depth = match args.get(1) {
                 Some(depth) => depth
