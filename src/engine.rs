@@ -90,6 +90,8 @@ pub struct Engine {
     /// Points the engine's moves avoid (`YXBLOCK`): a GUI user's way to ask for the best move
     /// elsewhere.
     blocked: Vec<Pos>,
+    /// Seed of the choice among equal opening moves, when set ([`Engine::set_seed`]).
+    seed: Option<u64>,
 }
 
 impl Default for Engine {
@@ -106,6 +108,26 @@ impl Engine {
             searcher: None,
             one_ply: false,
             blocked: Vec::new(),
+            seed: None,
+        }
+    }
+
+    /// Seeds the choice among equal opening moves (otherwise `WUZI_SEED`, or the clock and
+    /// process id): the same seed from the same start gives the same choices.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = Some(seed);
+        if let Some(s) = self.searcher.as_mut() {
+            s.reseed(seed);
+        }
+    }
+
+    /// The principal variation of the last search on `board`, from its move `first` (see
+    /// [`Searcher::principal_variation`]); just `first` before any search or for the one-ply
+    /// scorer.
+    pub fn principal_variation(&self, board: &Board, first: Pos) -> Vec<Pos> {
+        match &self.searcher {
+            Some(s) if !self.one_ply => s.principal_variation(board, first),
+            _ => vec![first],
         }
     }
 
@@ -155,10 +177,15 @@ impl Engine {
         }
     }
 
-    /// The searcher in `slot`, made on first use, with its table sized for `limits`. A
+    /// The searcher in `slot`, made on first use (seeded with `seed` when set), with its table
+    /// sized for `limits`. A
     /// function of the field rather than of the engine, so a search can borrow the engine's
     /// other fields (the blocked points) alongside it.
-    fn searcher<'a>(slot: &'a mut Option<Searcher>, limits: &Limits) -> &'a mut Searcher {
+    fn searcher<'a>(
+        slot: &'a mut Option<Searcher>,
+        limits: &Limits,
+        seed: Option<u64>,
+    ) -> &'a mut Searcher {
         // Helper threads' own tables come out of the memory limit before the table's share.
         let helpers = limits.search_threads() - 1;
         let memory = Limits {
@@ -172,7 +199,13 @@ impl Engine {
             Some(scaled) => table_bytes(&memory).min(scaled),
             None => table_bytes(&memory),
         };
-        let searcher = slot.get_or_insert_with(|| Searcher::new(bytes));
+        let searcher = slot.get_or_insert_with(|| {
+            let mut searcher = Searcher::new(bytes);
+            if let Some(seed) = seed {
+                searcher.reseed(seed);
+            }
+            searcher
+        });
         searcher.resize_table(bytes);
         searcher
     }
@@ -216,7 +249,7 @@ impl Engine {
                 .copied()
                 .unwrap_or(ranked[0]);
         }
-        Self::searcher(&mut self.searcher, limits).search(
+        Self::searcher(&mut self.searcher, limits, self.seed).search(
             board,
             limits,
             time,
@@ -259,7 +292,7 @@ impl Engine {
                 }
             } else {
                 let part = time.split((n - i) as u64);
-                Self::searcher(&mut self.searcher, limits).search(
+                Self::searcher(&mut self.searcher, limits, self.seed).search(
                     board,
                     limits,
                     &part,

@@ -3,25 +3,28 @@
 //! Without arguments it speaks the Gomocup protocol on stdin/stdout, which is how every
 //! manager starts it. Other modes are chosen by a first argument (see [`USAGE`]).
 
+mod cli;
+
 use std::env;
+use std::process::ExitCode;
 
 use anyhow::bail;
+use cli::USAGE;
 
-/// Command-line help; printed by `pbrain-wuzi help`.
-const USAGE: &str =
-    "usage: pbrain-wuzi [protocol | one-ply | bench [depth [threads]] | version | help]
-  (no argument)  speak the Gomocup pbrain protocol on stdin/stdout
-  one-ply        the same, but moves come from the one-ply threat scorer (a match baseline)
-  bench [depth [threads]]
-                 search the fixed bench positions; the last line is the node count signature
-                 (of one thread; more threads give the time-to-depth speedup instead)
-  version        print the version
-Logging goes to stderr and is off unless RUST_LOG is set (e.g. RUST_LOG=debug).
-WUZI_SEED=N fixes the seed that picks among equal opening moves (replayable self-play).";
-
-fn main() -> anyhow::Result<()> {
+/// Runs the mode; an error is printed on stderr with exit status 2.
+fn main() -> ExitCode {
     init_logging();
     let args: Vec<String> = env::args().skip(1).collect();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pbrain-wuzi: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         None | Some("protocol") => wuzi::protocol::run::run_stdio(),
         Some("one-ply") => {
@@ -29,6 +32,8 @@ fn main() -> anyhow::Result<()> {
             engine.set_one_ply(true);
             wuzi::protocol::run::run_stdio_with(engine)
         }
+        Some("analyze") => quiet_if_reader_left(cli::analyze::run(&args[1..])),
+        Some("play") => quiet_if_reader_left(cli::play::run(&args[1..])),
         Some("bench") => {
             let depth = match args.get(1) {
                 Some(depth) => depth

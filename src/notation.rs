@@ -27,6 +27,20 @@ fn checked(x: i64, y: i64, width: usize, height: usize, moves: &[Pos]) -> Result
 /// board, or a point given twice.
 pub fn parse_pos_notation(text: &str, width: usize, height: usize) -> Result<Vec<Pos>> {
     let mut moves = Vec::new();
+    for (x, y) in read_pos_points(text)? {
+        moves.push(checked(x, y, width, height, &moves)?);
+    }
+    Ok(moves)
+}
+
+/// Reads pos notation (`h8i9`) as `(column, row)` pairs from 0, the row counted from the top,
+/// without checking them against a board (a caller that referees moves names the offending
+/// one itself).
+///
+/// # Errors
+/// On a character that is not a letter or digit, or a letter without a number.
+pub fn read_pos_points(text: &str) -> Result<Vec<(i64, i64)>> {
+    let mut points = Vec::new();
     let bytes = text.trim().as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -52,10 +66,9 @@ pub fn parse_pos_notation(text: &str, width: usize, height: usize) -> Result<Vec
             );
         }
         let row: i64 = digits.parse().context("row number")?;
-        let x = (letter - b'a') as i64;
-        moves.push(checked(x, row - 1, width, height, &moves)?);
+        points.push(((letter - b'a') as i64, row - 1));
     }
-    Ok(moves)
+    Ok(points)
 }
 
 /// Parses offset notation (`0,0, 1,0, -1,2`) for a `width` x `height` board.
@@ -89,10 +102,12 @@ pub fn parse_offset_notation(text: &str, width: usize, height: usize) -> Result<
 
 /// Writes moves in pos notation.
 pub fn to_pos_notation(moves: &[Pos]) -> String {
-    moves
-        .iter()
-        .map(|p| format!("{}{}", (b'a' + p.x) as char, p.y as usize + 1))
-        .collect()
+    moves.iter().map(|&p| pos_name(p)).collect()
+}
+
+/// One point in pos notation: `h8` for `7,7`.
+pub fn pos_name(pos: Pos) -> String {
+    format!("{}{}", (b'a' + pos.x) as char, pos.y as usize + 1)
 }
 
 #[cfg(test)]
@@ -111,6 +126,8 @@ mod tests {
         assert!(parse_pos_notation("h", 15, 15).is_err());
         assert!(parse_pos_notation("8h", 15, 15).is_err());
         assert!(parse_pos_notation("", 15, 15).unwrap().is_empty());
+        assert_eq!(read_pos_points("a0 ").unwrap(), vec![(0, -1)]);
+        assert_eq!(pos_name(Pos::new(21, 0)), "v1");
     }
 
     #[test]

@@ -38,6 +38,9 @@ use crate::types::{Pos, CELL_COUNT};
 
 /// Deepest ply the search tracks (killers, forced-move extensions).
 pub const MAX_PLY: usize = 128;
+/// Score of a root answer from the VCT solver: a proven win whose length the solver does not
+/// give, scored below every win the search counts to its end.
+pub const ROOT_VCT_SCORE: i32 = WIN_SCORE - 100;
 const INFINITE: i32 = WIN_SCORE + 1;
 /// Nodes the root VCF may spend before the main search.
 const ROOT_VCF_NODES: u64 = 200_000;
@@ -238,6 +241,9 @@ pub struct Searcher {
     main: Worker,
     helpers: Vec<Worker>,
     rng: StdRng,
+    /// The winning line of the last search when the root answered with a VCF (empty
+    /// otherwise): the table does not hold the solver's lines.
+    root_line: Vec<Pos>,
 }
 
 /// What one search thread owns: its solvers with their tables, its killers, history and
@@ -337,6 +343,7 @@ impl Searcher {
             main: Worker::new(),
             helpers: Vec::new(),
             rng: StdRng::seed_from_u64(default_seed()),
+            root_line: Vec::new(),
         }
     }
 
@@ -355,6 +362,16 @@ impl Searcher {
     /// Reseeds the generator that picks among equal opening moves.
     pub fn reseed(&mut self, seed: u64) {
         self.rng = StdRng::seed_from_u64(seed);
+    }
+
+    /// The principal variation of the last search on `board`, from its move `first`: the
+    /// root's VCF line when the search answered with one, else the moves the table holds from
+    /// `first` on (at most [`MAX_PLY`]; the table may have lost the later ones).
+    pub fn principal_variation(&self, board: &Board, first: Pos) -> Vec<Pos> {
+        if self.root_line.first() == Some(&first) {
+            return self.root_line.clone();
+        }
+        principal_variation(&self.tt, &mut Position::new(board), first, MAX_PLY)
     }
 
     /// Searches `board` for the side to move under `limits`, reporting one line per completed
@@ -377,6 +394,7 @@ impl Searcher {
         report: &mut dyn FnMut(&str),
     ) -> SearchResult {
         let settings = RuleSettings::for_board(board);
+        self.root_line.clear();
         self.tt.new_search();
         self.tt.set_keep_margin(settings.tt_keep_margin);
         self.main.start();
@@ -456,6 +474,7 @@ impl Searcher {
                         }
                     }
                     let score = WIN_SCORE - line.len() as i32;
+                    self.root_line.clone_from(&line);
                     report(&format!(
                         "VCF found: {} moves, first {}",
                         line.len().div_ceil(2),
@@ -474,7 +493,7 @@ impl Searcher {
                 if !excluded.contains(&first) {
                     main.nodes += main.vct.nodes();
                     report(&format!("VCT found: first {first}"));
-                    return main.result(first, WIN_SCORE - 100, 1);
+                    return main.result(first, ROOT_VCT_SCORE, 1);
                 }
             }
             main.nodes += main.vct.nodes();
@@ -712,7 +731,7 @@ impl Worker {
             if let Some(report) = report.as_mut() {
                 let elapsed = time.elapsed_ms().max(1);
                 let nodes = ctl.total_nodes(self.nodes);
-                let pv = principal_variation(ctl.tt, pos, best);
+                let pv = principal_variation(ctl.tt, pos, best, 16);
                 report(&format!(
                     "depth {depth} score {} nodes {} nps {} time {}ms pv {}",
                     format_score(score),
@@ -1511,11 +1530,16 @@ fn stopped_iteration_move(
     }
 }
 
-/// The best line in the table, starting with `first`.
-fn principal_variation(tt: &TranspositionTable, pos: &mut Position, first: Pos) -> Vec<Pos> {
+/// The best line in the table, starting with `first`, at most `longest` moves.
+fn principal_variation(
+    tt: &TranspositionTable,
+    pos: &mut Position,
+    first: Pos,
+    longest: usize,
+) -> Vec<Pos> {
     let mut pv = vec![first];
     pos.make_move(first);
-    while pv.len() < 16 {
+    while pv.len() < longest {
         match tt.probe(pos.hash()).and_then(|e| e.best) {
             Some(m) if pos.board().is_empty(m) && !pos.is_forbidden(m) => {
                 pv.push(m);

@@ -36,7 +36,14 @@ pub struct Brain {
 impl Brain {
     /// Starts the engine with LF line endings and no `RUST_LOG`.
     pub fn spawn() -> Brain {
+        Brain::spawn_with(&[])
+    }
+
+    /// Starts `pbrain-wuzi` with `args` (a mode and its options), LF line endings and no
+    /// `RUST_LOG`.
+    pub fn spawn_with(args: &[&str]) -> Brain {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+            .args(args)
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -217,6 +224,37 @@ impl Drop for Brain {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs `pbrain-wuzi` with `args` and no input to the end; returns its exit status, stdout
+/// and stderr.
+pub fn run_wuzi(args: &[&str]) -> (ExitStatus, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pbrain-wuzi");
+    (
+        output.status,
+        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    )
+}
+
+/// The scripted test engine (`tests/engines/test_engine.rs`, built by `cargo test` as the
+/// example `wuzi-test-engine`) beside the test executable.
+pub fn test_engine_exe() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/test-xxxx -> target/<profile>/examples/
+    let profile_dir = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .expect("test executable lives in target/<profile>/deps");
+    let name = format!("wuzi-test-engine{}", std::env::consts::EXE_SUFFIX);
+    let path = profile_dir.join("examples").join(name);
+    assert!(path.exists(), "test engine not built at {}", path.display());
+    path
 }
 
 /// Parses a move line `x,y`.
