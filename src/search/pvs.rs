@@ -23,22 +23,22 @@ use std::sync::OnceLock;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use super::limits::Limits;
 use super::movegen::{self, Situation};
 use super::rules::{RuleSettings, Threats};
+use super::score::{format_score, SearchResult, INFINITE, WIN_SCORE, WIN_THRESHOLD};
 use super::time::{Clock, InstantClock, TimeManager};
-use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry, WIN_THRESHOLD};
+use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry};
 use super::vcf::VcfSolver;
 use super::vct::VctSolver;
 use crate::board::pattern::Combo;
 use crate::board::Board;
-use crate::engine::{Limits, SearchResult, WIN_SCORE};
 use crate::eval::{threat_bonus, MOVER_EIGHTHS, OPPONENT_EIGHTHS};
 use crate::position::Position;
 use crate::types::{Pos, CELL_COUNT};
 
 /// Deepest ply the search tracks (killers, forced-move extensions).
 pub const MAX_PLY: usize = 128;
-const INFINITE: i32 = WIN_SCORE + 1;
 /// Nodes the root VCF may spend before the main search.
 const ROOT_VCF_NODES: u64 = 200_000;
 /// Nodes the root VCT and each check of the root defence may spend when the search has no
@@ -1543,17 +1543,6 @@ fn default_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     nanos ^ (std::process::id() as u64).rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15
-}
-
-/// Score as printed in progress lines: `+win in N` / `-loss in N` for proven results.
-pub fn format_score(score: i32) -> String {
-    if score >= WIN_THRESHOLD {
-        format!("win{}", WIN_SCORE - score)
-    } else if score <= -WIN_THRESHOLD {
-        format!("loss{}", WIN_SCORE + score)
-    } else {
-        score.to_string()
-    }
 }
 
 /// Default clock for real searches.
