@@ -17,8 +17,7 @@
 //! same root a ply ahead of the main one, sharing only the transposition table; see
 //! [`Searcher::search`].
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -33,9 +32,15 @@ use super::vcf::VcfSolver;
 use super::vct::VctSolver;
 use crate::board::pattern::Combo;
 use crate::board::Board;
-use crate::eval::{threat_bonus, MOVER_EIGHTHS, OPPONENT_EIGHTHS};
 use crate::position::Position;
 use crate::types::{Pos, CELL_COUNT};
+
+mod evaluate;
+mod threads;
+
+pub use evaluate::{evaluate, mover_double_three, threat_state};
+pub use threads::{max_threads, HELPER_BYTES, MAX_THREADS};
+use threads::{pack_iteration, unpack_iteration, HelperShare};
 
 /// Deepest ply the search tracks (killers, forced-move extensions).
 pub const MAX_PLY: usize = 128;
@@ -157,58 +162,6 @@ const SINGULAR_DEPTH: i32 = 6;
 /// games), so 4 stays.
 const SINGULAR_MARGIN: i32 = 4;
 
-/// Static evaluation for the side to move: its shape potential against the opponent's, the
-/// mover's counted a little higher because it moves first, plus the bonus of its
-/// [`threat_state`] (who can make a four, a four-three, a double three), which says what the
-/// cell sums cannot: whose move it is when threats stand on both sides.
-#[inline]
-pub fn evaluate(pos: &Position) -> i32 {
-    let me = pos.side_to_move();
-    let op = me.opponent();
-    let own = pos.value_sum(me);
-    let opp = pos.value_sum(op);
-    (own * MOVER_EIGHTHS - opp * OPPONENT_EIGHTHS) / 8 + threat_bonus(pos.rule())[threat_state(pos)]
-}
-
-/// The threats on the board as the side to move sees them, an index into [`threat_bonus`]:
-/// bit 0, the mover can make a four; 1, a four-three; 2, [`mover_double_three`]; 3, the
-/// opponent can make a four; 4, a four-three; 5, a flexible four (it has an open three the
-/// mover must answer); 6, a double three (not a renju foul). The cell sums count each
-/// threat where it stands; only this says whose move it is when both sides have one. A
-/// flexible-four point that is a renju foul is no threat: bit 5 reads
-/// [`Position::has_legal_combo`] (-0.9 +/- 24.9 Elo against reading the count, renju, 0.2
-/// s/move, 400 games). Bits 0, 1, 3 and 4 reading it too scored -31.4 +/- 26.1 (same
-/// conditions), and with [`RENJU_THREAT_BONUS`](crate::eval::RENJU_THREAT_BONUS) refitted to
-/// them -54.3 +/- 36.1 (400 games), so they still count foul points, as the evaluation's fit
-/// did.
-#[inline]
-pub fn threat_state(pos: &Position) -> usize {
-    let me = pos.side_to_move();
-    let op = me.opponent();
-    let flag = |set: bool, bit: usize| usize::from(set) << bit;
-    flag(pos.combo_count_at_least(me, Combo::Four) > 0, 0)
-        | flag(pos.combo_count(me, Combo::FourThree) > 0, 1)
-        | flag(mover_double_three(pos), 2)
-        | flag(pos.combo_count_at_least(op, Combo::Four) > 0, 3)
-        | flag(pos.combo_count(op, Combo::FourThree) > 0, 4)
-        | flag(pos.has_legal_combo(op, &[Combo::FlexFour]), 5)
-        | flag(
-            pos.combo_count(op, Combo::DoubleThree) > 0 && !pos.rule().forbids(op),
-            6,
-        )
-}
-
-/// True if the side to move has a double three and the opponent no four to gain a tempo
-/// with: that usually wins, and the static sum cannot see that only the mover gets to play
-/// it. (Black's double three is a renju foul, so under renju it is left out.)
-#[inline]
-pub fn mover_double_three(pos: &Position) -> bool {
-    let me = pos.side_to_move();
-    pos.combo_count(me, Combo::DoubleThree) > 0
-        && pos.combo_count_at_least(me.opponent(), Combo::Four) == 0
-        && !pos.rule().forbids(me)
-}
-
 /// Node budgets of the root's threat-space searches: the root VCT's and each root-defence
 /// check's. They fit the soft limit, or the depth limit when the search is untimed. The root
 /// VCT's grows with the time; a defence check's is capped, since it runs once per root move.
@@ -272,62 +225,6 @@ struct Control<'a, C: Clock> {
     /// The depth the main thread is searching; helpers keep a ply ahead of it.
     pace: &'a AtomicU32,
 }
-
-/// What a helper thread publishes for the main one: its node count (for the reports) and
-/// its last completed iteration.
-#[derive(Default)]
-struct HelperShare {
-    nodes: AtomicU64,
-    /// Depth, score and move of the last completed iteration (see [`pack_iteration`]); 0 until
-    /// one completes.
-    completed: AtomicU64,
-}
-
-/// One word for a completed iteration: depth (at least 1), score and move.
-fn pack_iteration(depth: u32, score: i32, best: Pos) -> u64 {
-    u64::from(depth) << 48 | u64::from(score as u32) << 16 | best.index() as u64
-}
-
-/// The depth, score and move of [`pack_iteration`], or `None` for the empty word.
-fn unpack_iteration(word: u64) -> Option<(u32, i32, Pos)> {
-    let depth = (word >> 48) as u32;
-    (depth > 0).then(|| {
-        (
-            depth,
-            (word >> 16) as u32 as i32,
-            Pos::from_index((word & 0xFFFF) as usize),
-        )
-    })
-}
-
-impl<C: Clock> Control<'_, C> {
-    /// Nodes of every thread: `own` plus what the helpers last published.
-    fn total_nodes(&self, own: u64) -> u64 {
-        own + self
-            .helpers
-            .iter()
-            .map(|h| h.nodes.load(Ordering::Relaxed))
-            .sum::<u64>()
-    }
-}
-
-/// Most search threads used, whatever `thread_num` asks: the machine's hardware threads
-/// (more would only time-slice the same cores), and at most [`MAX_THREADS`].
-pub fn max_threads() -> usize {
-    static HARDWARE: OnceLock<usize> = OnceLock::new();
-    let hardware = *HARDWARE.get_or_init(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    hardware.clamp(1, MAX_THREADS)
-}
-
-/// Upper bound of the thread count.
-pub const MAX_THREADS: usize = 64;
-
-/// Bytes a helper thread's own tables take (two VCF tables and a VCT table of 1 MiB each,
-/// its buffers, and a thread stack); the engine keeps them out of the table's share of
-/// `max_memory`.
-pub const HELPER_BYTES: usize = 5 << 20;
 
 impl Searcher {
     /// A searcher with a table of `tt_bytes` bytes.
