@@ -1,3 +1,4 @@
+use super::deepening::stopped_iteration_move;
 use super::*;
 use crate::types::{Color, Rule};
 use std::time::Instant;
