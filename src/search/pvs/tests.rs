@@ -1,5 +1,9 @@
 use super::deepening::stopped_iteration_move;
+use super::node::INTERIOR_VCF_DEPTH;
+use super::singular::tt_move_extension;
 use super::*;
+use crate::search::score::{INFINITE, WIN_SCORE};
+use crate::search::tt::{score_to_tt, Bound};
 use crate::types::{Color, Rule};
 use std::time::Instant;
 
