@@ -4,7 +4,8 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{classify, is_late, pack_iteration, Control, Worker};
+use super::ordering::{classify, is_late};
+use super::{pack_iteration, Control, Worker};
 use crate::position::Position;
 use crate::search::score::{format_score, INFINITE, WIN_THRESHOLD};
 use crate::search::time::Clock;

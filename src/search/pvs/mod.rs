@@ -29,7 +29,6 @@ use super::time::{Clock, InstantClock, TimeManager};
 use super::tt::TranspositionTable;
 use super::vcf::VcfSolver;
 use super::vct::VctSolver;
-use crate::board::pattern::Combo;
 use crate::board::Board;
 use crate::position::Position;
 use crate::types::{Pos, CELL_COUNT};
@@ -37,6 +36,7 @@ use crate::types::{Pos, CELL_COUNT};
 mod deepening;
 mod evaluate;
 mod node;
+mod ordering;
 mod root;
 mod singular;
 mod threads;
@@ -312,41 +312,6 @@ impl Worker {
             nodes: self.nodes,
         }
     }
-}
-
-/// Whether the `i`-th move (counted from 0) of a node `depth` plies from the horizon comes late
-/// enough to be searched shallower first, if it is reducible: the fifth and later moves, from 3
-/// plies. The tree's late-move reduction and the root's ([`RuleSettings::root_reduction`])
-/// both take their moves by it.
-#[inline]
-fn is_late(depth: i32, i: usize) -> bool {
-    depth >= 3 && i >= 4
-}
-
-/// Whether the side to move's move `m` is quiet (no four for either side: killers and history
-/// learn from it) and reducible (quiet, and below `threat_floor` for the mover: it may be
-/// pruned or reduced, see [`RuleSettings::own_threat_floor`]). One read of each side's shape
-/// answers both.
-#[inline]
-fn classify(pos: &Position, m: Pos, threat_floor: Combo) -> (bool, bool) {
-    let me = pos.side_to_move();
-    let mine = pos.shape(m, me).combo();
-    let quiet = mine < Combo::Four && pos.shape(m, me.opponent()).combo() < Combo::Four;
-    (quiet, quiet && mine < threat_floor)
-}
-
-/// Most a history entry holds. The ordering reads an entry over 64, so from here on a cell
-/// gains nothing more. Entries grow about 2.5 times a depth and are kept for the whole game
-/// (halving them at each new search scored -9.6 +/- 26.9 Elo, freestyle, 0.2 s/move, 400
-/// games): a 60 s search of a 20x20 opening took one to 2,616,953 by depth 14, so an unbounded
-/// `i32` would wrap to a large negative value (the busiest cell ordered last) in long games or
-/// analysis.
-const HISTORY_CAP: i32 = 1 << 20;
-
-/// Credits a quiet move that cut off `depth` plies from the horizon.
-#[inline]
-fn reward(entry: &mut i32, depth: i32) {
-    *entry = (*entry + depth * depth).min(HISTORY_CAP);
 }
 
 /// Seed of the opening-move choice: `WUZI_SEED` if set (replayable self-play), else from the

@@ -1,5 +1,6 @@
 use super::deepening::stopped_iteration_move;
 use super::node::INTERIOR_VCF_DEPTH;
+use super::ordering::{reward, HISTORY_CAP};
 use super::singular::tt_move_extension;
 use super::*;
 use crate::search::score::{INFINITE, WIN_SCORE};
