@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use wuzi::bench::{parse_positions, positions, BenchPosition};
-use wuzi::engine::Limits;
+use wuzi::search::limits::Limits;
 use wuzi::search::pvs::Searcher;
 use wuzi::search::time::{InstantClock, TimeManager};
 

@@ -12,10 +12,11 @@ use std::time::Instant;
 use anyhow::{anyhow, Context, Result};
 
 use crate::board::Board;
-use crate::engine::Limits;
 use crate::notation::parse_pos_notation;
 use crate::position::Position;
-use crate::search::pvs::{format_score, Searcher};
+use crate::search::limits::Limits;
+use crate::search::pvs::Searcher;
+use crate::search::score::format_score;
 use crate::search::time::{InstantClock, TimeManager};
 use crate::types::{Pos, Rule};
 

@@ -12,76 +12,12 @@ use std::time::Instant;
 use crate::board::pattern::{Combo, PatternTable};
 use crate::board::Board;
 use crate::eval::{cell_score, CellShape};
-use crate::search::pvs::{format_score, max_threads, Searcher, HELPER_BYTES};
+use crate::search::limits::Limits;
+use crate::search::pvs::{Searcher, HELPER_BYTES};
+use crate::search::score::{format_score, SearchResult, WIN_SCORE};
 use crate::search::time::{InstantClock, TimeManager};
 use crate::search::tt::table_bytes;
 use crate::types::Pos;
-
-/// Search limits and options received through `INFO`. `Default` means nothing was sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// `INFO timeout_turn`: milliseconds per move.
-    pub timeout_turn_ms: Option<i64>,
-    /// `INFO timeout_match`: milliseconds per game, 0 = unlimited.
-    pub timeout_match_ms: Option<i64>,
-    /// `INFO time_left`: milliseconds left on the match clock (may be negative).
-    pub time_left_ms: Option<i64>,
-    /// `INFO max_memory`: bytes, 0 = unlimited.
-    pub max_memory_bytes: u64,
-    /// `INFO max_depth`.
-    pub max_depth: Option<u32>,
-    /// `INFO max_node`.
-    pub max_nodes: Option<u64>,
-    /// `INFO hash_size`: transposition table size in KiB.
-    pub hash_size_kib: Option<u64>,
-    /// `INFO thread_num`.
-    pub threads: usize,
-    /// `INFO game_type`.
-    pub game_type: i64,
-    /// `INFO folder`: a directory for persistent files.
-    pub folder: Option<String>,
-}
-
-impl Limits {
-    /// Search threads to run: `thread_num`, at least 1 and at most [`max_threads`].
-    pub fn search_threads(&self) -> usize {
-        self.threads.clamp(1, max_threads())
-    }
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            timeout_turn_ms: None,
-            timeout_match_ms: None,
-            time_left_ms: None,
-            max_memory_bytes: 0,
-            max_depth: None,
-            max_nodes: None,
-            hash_size_kib: None,
-            threads: 1,
-            game_type: 1,
-            folder: None,
-        }
-    }
-}
-
-/// Score of a won position, from the winner's side; wins in fewer plies score higher.
-pub const WIN_SCORE: i32 = 30_000;
-
-/// The answer of a search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// The move to play.
-    pub best: Pos,
-    /// Score from the side to move's view (positive is good; beyond ±[`WIN_SCORE`]` - 1000`
-    /// means a proven win or loss).
-    pub score: i32,
-    /// Depth completed.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-}
 
 /// The engine: the searcher with its tables, and the move chooser.
 pub struct Engine {
@@ -444,6 +380,7 @@ pub fn candidate_moves(board: &Board) -> Vec<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::pvs::max_threads;
     use crate::types::{Color, Rule};
 
     fn board(

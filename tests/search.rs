@@ -5,7 +5,7 @@ mod common;
 
 use common::data::{search, search_threads};
 use wuzi::board::Board;
-use wuzi::engine::WIN_SCORE;
+use wuzi::search::score::WIN_SCORE;
 use wuzi::types::{Color, Pos, Rule};
 
 fn board(rule: Rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move: Color) -> Board {

@@ -132,7 +132,7 @@ fn quintet_mate_problems() {
 /// The root VCT's node budget when a move may take `turn_ms` (`INFO timeout_turn`, no match
 /// clock) on `board`.
 fn root_vct_budget(turn_ms: i64, board: &wuzi::board::Board) -> u64 {
-    use wuzi::engine::Limits;
+    use wuzi::search::limits::Limits;
     use wuzi::search::pvs::root_vct_budgets;
     use wuzi::search::time::{InstantClock, TimeManager};
     let limits = Limits {
@@ -342,7 +342,7 @@ fn defends_against_vcf_at_depth_two() {
 /// them the solver's first line is longer, so the test tells the two apart.
 #[test]
 fn the_root_plays_the_shortest_vcf() {
-    use wuzi::engine::WIN_SCORE;
+    use wuzi::search::score::WIN_SCORE;
     let mut solver = VcfSolver::new();
     let mut longer_first = 0;
     for rec in records("vcf_public.jsonl").iter().step_by(12) {

@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 use wuzi::arena::record::json_string;
-use wuzi::engine::{time_for, Engine, SearchResult};
+use wuzi::engine::{time_for, Engine};
+use wuzi::search::score::SearchResult;
 use wuzi::types::{Color, Pos, Rule};
 
 use super::line::{finish_line, mate, proven_winner, score_words, Line};

@@ -9,10 +9,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use wuzi::board::{Board, MoveCheck};
-use wuzi::engine::{time_for, Engine, Limits, SearchResult, WIN_SCORE};
+use wuzi::engine::{time_for, Engine};
 use wuzi::position::Position;
+use wuzi::search::limits::Limits;
 use wuzi::search::pvs::ROOT_VCT_SCORE;
-use wuzi::search::tt::WIN_THRESHOLD;
+use wuzi::search::score::{SearchResult, WIN_SCORE, WIN_THRESHOLD};
 use wuzi::search::vcf::VcfSolver;
 use wuzi::types::{Color, Pos};
 

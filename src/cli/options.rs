@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use std::str::FromStr;
 
 use anyhow::{anyhow, bail, Result};
-use wuzi::engine::Limits;
+use wuzi::search::limits::Limits;
 use wuzi::types::{Rule, MAX_SIZE, MIN_SIZE};
 
 /// The words of a command line, read one at a time; `--name=value` reads as `--name value`.

@@ -18,7 +18,9 @@ use anyhow::{Context, Result};
 use wuzi::arena::game::Outcome;
 use wuzi::arena::record::{stones_to_psq, stones_to_sgf};
 use wuzi::board::{Board, MoveCheck};
-use wuzi::engine::{time_for, Engine, Limits, SearchResult};
+use wuzi::engine::{time_for, Engine};
+use wuzi::search::limits::Limits;
+use wuzi::search::score::SearchResult;
 use wuzi::types::{Color, Pos, Rule};
 
 use super::line::{mate, score_words};

@@ -25,7 +25,9 @@ use anyhow::Context;
 
 use super::{Command, Coord, Info, ParseError, Parser, Response, Stone, StoneOwner, Writer};
 use crate::board::{Board, Cell, MoveCheck};
-use crate::engine::{time_for, Engine, Limits, SearchResult};
+use crate::engine::{time_for, Engine};
+use crate::search::limits::Limits;
+use crate::search::score::SearchResult;
 use crate::search::time::{InstantClock, TimeManager};
 use crate::types::{Color, Pos, Rule};
 

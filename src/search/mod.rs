@@ -1,9 +1,11 @@
 //! Search: move generation, the VCF solver, the principal-variation search, the time manager
 //! that bounds each move and the transposition table shared by its iterations.
 
+pub mod limits;
 pub mod movegen;
 pub mod pvs;
 mod rules;
+pub mod score;
 pub mod time;
 pub mod tt;
 pub mod vcf;

@@ -98,7 +98,7 @@
 
 use std::time::Instant;
 
-use crate::engine::Limits;
+use super::limits::Limits;
 
 /// A millisecond clock running since the think command was read.
 pub trait Clock {

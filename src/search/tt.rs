@@ -28,10 +28,13 @@
 //! so a probe racing a store to the same bucket may pair one entry's key with another
 //! store's depth and bound. That is rare and costs at worst a wrong bound at one node, the
 //! same trade the other lockless tables make; one thread sees exactly what it stored.
+//!
+//! [`WIN_SCORE`]: super::score::WIN_SCORE
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::engine::{Limits, WIN_SCORE};
+use super::limits::Limits;
+use super::score::WIN_THRESHOLD;
 use crate::types::{Pos, CELL_COUNT, MAX_SIZE, STRIDE};
 
 /// What a stored score says about the true value of the position.
@@ -86,8 +89,6 @@ pub const NO_MOVE: u16 = u16::MAX;
 /// same-position entry of the current search overwrites it; a store shallower still keeps
 /// the deeper result (see [`TranspositionTable::set_keep_margin`]).
 pub const KEEP_DEPTH_MARGIN: i32 = 2;
-/// Scores at or beyond ± this are proven wins/losses and get the ply adjustment.
-pub const WIN_THRESHOLD: i32 = WIN_SCORE - 1000;
 
 /// Generations are 6 bits (the meta byte's upper bits); ages are counted modulo 64.
 const GENERATION_MASK: u8 = 0x3F;
@@ -248,6 +249,8 @@ impl TranspositionTable {
     /// Stores a search result; see the module header for what it replaces. `score` must be in
     /// the table's form ([`score_to_tt`]) and within ±[`WIN_SCORE`]; `depth` is clamped to
     /// the `i8` range.
+    ///
+    /// [`WIN_SCORE`]: super::score::WIN_SCORE
     pub fn store(&self, hash: u64, best: Option<Pos>, score: i32, depth: i32, bound: Bound) {
         debug_assert!(
             score.abs() <= i32::from(i16::MAX),
@@ -489,6 +492,7 @@ pub fn table_bytes(limits: &Limits) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::score::WIN_SCORE;
 
     /// Hashes that land in the same bucket of a one-bucket table, told apart by their keys.
     fn hash(key: u32) -> u64 {

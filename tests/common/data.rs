@@ -62,17 +62,21 @@ pub fn setup(rec: &Value) -> Board {
 
 /// The engine's answer in `board` from a search of `depth` plies (at most 2,000,000 nodes),
 /// with no clock.
-pub fn search(board: &Board, depth: u32) -> wuzi::engine::SearchResult {
+pub fn search(board: &Board, depth: u32) -> wuzi::search::score::SearchResult {
     search_threads(board, depth, 1)
 }
 
 /// [`search`] on `threads` search threads (the node limit binds the main thread).
-pub fn search_threads(board: &Board, depth: u32, threads: usize) -> wuzi::engine::SearchResult {
-    let limits = wuzi::engine::Limits {
+pub fn search_threads(
+    board: &Board,
+    depth: u32,
+    threads: usize,
+) -> wuzi::search::score::SearchResult {
+    let limits = wuzi::search::limits::Limits {
         max_depth: Some(depth),
         max_nodes: Some(2_000_000),
         threads,
-        ..wuzi::engine::Limits::default()
+        ..wuzi::search::limits::Limits::default()
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     wuzi::engine::Engine::new().think(

@@ -1,0 +1,231 @@
+//! The root before the tree search: the answers that need none (a five, the only block of
+//! the opponent's five, the only move, a VCF or VCT win) and the root defence, which drops the
+//! moves after which the opponent wins by threats. Their node budgets fit the time limit.
+
+use super::{evaluate, Control, Worker, ROOT_VCT_SCORE};
+use crate::position::Position;
+use crate::search::movegen::{self, Situation};
+use crate::search::rules::Threats;
+use crate::search::score::{SearchResult, WIN_SCORE};
+use crate::search::time::Clock;
+use crate::types::Pos;
+use std::sync::atomic::Ordering;
+
+/// Nodes the root VCF may spend before the main search.
+const ROOT_VCF_NODES: u64 = 200_000;
+/// Nodes the root VCT and each check of the root defence may spend when the search has no
+/// clock (a depth limit scales it down), and the most a check of the root defence spends
+/// (less when the time limit is short: [`ROOT_DEFENCE_NODES_PER_MS`]). Inside the
+/// tree, a VCT of 3 threats and 100 nodes at every node 5 or more plies from the horizon
+/// (nothing forced) scored +4.3 +/- 29.7 Elo (400 games, 0.2 s/move, freestyle), for about a
+/// fifth more time per depth in the bench: it does not pay there, so it runs at the root only.
+const ROOT_VCT_NODES: u64 = 40_000;
+/// Nodes per millisecond of the soft limit the root VCT may spend in a timed search, with no
+/// cap: the solver visits about 3,000 nodes per millisecond, so this is at most about a tenth
+/// of the time (its abort stops it at a third in any case). The earlier rule, 40 per
+/// millisecond capped at [`ROOT_VCT_NODES`], left the solver about a hundredth of the time,
+/// and the cap bound from about 1 s/move on: at 1 s/move the quintet fukumi problem (132,645
+/// nodes) was out of its reach, and wins and defences of game positions that need 40,000 to
+/// 400,000 nodes were common. Against that rule, freestyle: +6.9 +/- 31.1 Elo at 0.2 s/move
+/// (400 games) and -22.3 +/- 69.0 at 1 s/move (80 games, stopped): no harm shown, the gain
+/// is in the positions it solves. (160 per millisecond, capped, scored +6.1 +/- 25.9 at
+/// 0.2 s/move, 400 games.) Twice as much, 600 per millisecond, scored -37.2 +/- 33.0
+/// against 300 (freestyle, 0.2 s/move, 300 games, stopped, both with a VCT table of wins
+/// that was not adopted either, see [`VctSolver`]), and half of it, 150 per millisecond,
+/// +2.3 +/- 27.7 on a match clock (freestyle, 1 s/move and 6 s/game, 300 games): neither
+/// adopted.
+const ROOT_VCT_NODES_PER_MS: u64 = 300;
+/// Most attacker threats in a root VCT line. Ten instead of eight solves 5 more of 293 renju
+/// self-play positions within 2,000,000 nodes (1 more within the 0.2 s budget), but scored
+/// -1.7 +/- 26.1 Elo in renju (0.2 s/move, 400 games): not adopted.
+const ROOT_VCT_THREATS: u32 = 8;
+/// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
+/// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
+const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
+/// Node budgets of the root's threat-space searches: the root VCT's and each root-defence
+/// check's. They fit the soft limit, or the depth limit when the search is untimed. The root
+/// VCT's grows with the time; a defence check's is capped, since it runs once per root move.
+/// A defence check of 150 nodes per millisecond capped at 200,000 (instead of
+/// `ROOT_DEFENCE_NODES_PER_MS` capped at `ROOT_VCT_NODES`) scored -13.0 +/- 28.0 Elo
+/// (freestyle, 0.2 s/move, 400 games), and 80 per millisecond with the same cap, measured
+/// again once the VCT solver had its ordered defences, +5.2 +/- 29.3 (same conditions):
+/// neither adopted.
+pub fn root_vct_budgets(soft_limit_ms: Option<u64>, max_depth: Option<u32>) -> (u64, u64) {
+    match (soft_limit_ms, max_depth) {
+        (Some(ms), _) => (
+            ms * ROOT_VCT_NODES_PER_MS,
+            (ms * ROOT_DEFENCE_NODES_PER_MS).min(ROOT_VCT_NODES),
+        ),
+        (None, Some(depth)) => {
+            let nodes = (1000 * u64::from(depth) * u64::from(depth)).min(ROOT_VCT_NODES);
+            (nodes, nodes)
+        }
+        (None, None) => (ROOT_VCT_NODES, ROOT_VCT_NODES),
+    }
+}
+
+impl Worker {
+    /// Generates the root's moves into `moves`, best-ordered, `excluded` left out, and answers
+    /// at once when the tree search is not needed: no move to search, a forced or only move,
+    /// a VCF or VCT win, or an instant search. Otherwise `None`, the moves refuted by the root
+    /// defence dropped.
+    pub(super) fn prepare_root<C: Clock>(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut Vec<(Pos, i32)>,
+        excluded: &[Pos],
+        ctl: &Control<C>,
+        report: &mut dyn FnMut(&str),
+    ) -> Option<SearchResult> {
+        let (time, stop) = (ctl.time, ctl.stop);
+        let situation = if excluded.is_empty() {
+            movegen::generate(pos, moves)
+        } else {
+            movegen::generate_excluding(pos, moves, excluded)
+        };
+        if moves.is_empty() {
+            // Every point is excluded, forbidden or the position is lost: any legal point.
+            let board = pos.board();
+            let fallback = board
+                .empty_cells()
+                .find(|p| !excluded.contains(p) && !pos.is_forbidden(*p))
+                .or_else(|| board.empty_cells().next())
+                .expect("search on a full board");
+            return Some(self.result(fallback, -WIN_SCORE, 0));
+        }
+        moves.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut best = moves[0].0;
+        // Forced answers: no search needed.
+        match situation {
+            Situation::CanWin => return Some(self.result(best, WIN_SCORE - 1, 1)),
+            Situation::MustBlockFive if moves.len() == 1 => {
+                return Some(self.result(best, evaluate(pos), 1));
+            }
+            _ if moves.len() == 1 => return Some(self.result(best, evaluate(pos), 1)),
+            _ => {}
+        }
+        if situation != Situation::MustBlockFive && !time.is_instant() {
+            // The solvers may use a share of the soft limit, and stop at once on STOP.
+            let share = |divisor: u64| {
+                let cutoff = time.soft_limit_ms().map(|soft| soft / divisor);
+                move || {
+                    stop.load(Ordering::Relaxed) || cutoff.is_some_and(|c| time.elapsed_ms() >= c)
+                }
+            };
+            let vcf_abort = share(4);
+            if let Some(mut line) = self.vcf.solve_until(pos, 100, ROOT_VCF_NODES, &vcf_abort) {
+                if !excluded.contains(&line[0]) {
+                    self.nodes += self.vcf.nodes();
+                    // The solver takes the first VCF it finds, not the shortest: look for a
+                    // line of fewer attacker moves until there is none, so the win comes
+                    // soonest and a puzzle gets its shortest solution. The table's disproofs
+                    // from the searches before hold at the smaller depths. Of the 767 public
+                    // VCF problems answered by a VCF at 1 s/move, 186 get a shorter line.
+                    // The same positions are won, so no strength is expected: against the
+                    // engine before, 1 s/move and 6 s/game, 300 games each, freestyle -5.8
+                    // +/- 34.9 Elo and renju +15.1 +/- 31.4, no time losses.
+                    while line.len() > 1 {
+                        let fewer = line.len().div_ceil(2) as u32 - 1;
+                        let shorter = self.vcf.solve_until(pos, fewer, ROOT_VCF_NODES, &vcf_abort);
+                        self.nodes += self.vcf.nodes();
+                        match shorter {
+                            Some(shorter) if !excluded.contains(&shorter[0]) => line = shorter,
+                            _ => break,
+                        }
+                    }
+                    let score = WIN_SCORE - line.len() as i32;
+                    self.root_line.clone_from(&line);
+                    report(&format!(
+                        "VCF found: {} moves, first {}",
+                        line.len().div_ceil(2),
+                        line[0]
+                    ));
+                    return Some(self.result(line[0], score, line.len() as u32));
+                }
+            }
+            self.nodes += self.vcf.nodes();
+            let (vct_budget, budget) = root_vct_budgets(time.soft_limit_ms(), time.max_depth());
+            let vct_abort = share(3);
+            if let Some(first) = self
+                .vct
+                .solve_until(pos, ROOT_VCT_THREATS, vct_budget, &vct_abort)
+            {
+                if !excluded.contains(&first) {
+                    self.nodes += self.vct.nodes();
+                    report(&format!("VCT found: first {first}"));
+                    return Some(self.result(first, ROOT_VCT_SCORE, 1));
+                }
+            }
+            self.nodes += self.vct.nodes();
+            if let Some(threats) = ctl.settings.root_defence {
+                let defence_abort = share(2);
+                self.drop_refuted_moves(pos, moves, threats, budget, ctl.max_nodes, &defence_abort);
+                best = moves[0].0;
+            }
+        }
+        if time.is_instant() {
+            return Some(self.result(best, moves[0].1, 0));
+        }
+        None
+    }
+
+    /// Drops the root moves after which the opponent has a win of kind `threats`, when the
+    /// opponent would have one if it moved now. Moves are checked best-ordered first until
+    /// `abort`; unchecked moves are kept, and so is every move if all of them lose (the search
+    /// then chooses among them as before). Each check gets the root VCT budget; the checks
+    /// stop at `abort` or when the search's node count reaches `max_nodes`.
+    fn drop_refuted_moves(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut Vec<(Pos, i32)>,
+        threats: Threats,
+        budget: u64,
+        max_nodes: Option<u64>,
+        abort: &dyn Fn() -> bool,
+    ) {
+        pos.toggle_side();
+        let threat = self.side_to_move_wins(pos, threats, budget, abort);
+        pos.toggle_side();
+        if !threat {
+            return;
+        }
+        let mut refuted = Vec::new();
+        for &(m, _) in moves.iter() {
+            if abort() || max_nodes.is_some_and(|n| self.nodes >= n) {
+                break;
+            }
+            pos.make_move(m);
+            let loses = self.side_to_move_wins(pos, threats, budget, abort);
+            pos.undo_move();
+            if loses {
+                refuted.push(m);
+            }
+        }
+        if refuted.len() < moves.len() {
+            moves.retain(|(m, _)| !refuted.contains(m));
+        }
+    }
+
+    /// Whether the side to move has a win of kind `threats` within `budget` nodes (counted in
+    /// the search's total).
+    fn side_to_move_wins(
+        &mut self,
+        pos: &mut Position,
+        threats: Threats,
+        budget: u64,
+        abort: &dyn Fn() -> bool,
+    ) -> bool {
+        match threats {
+            Threats::Fours => {
+                let won = self.vcf.solve_until(pos, 100, budget, abort).is_some();
+                self.nodes += self.vcf.nodes();
+                won
+            }
+            Threats::FoursAndThrees => {
+                let won = self.vct.solve_until(pos, 8, budget, abort).is_some();
+                self.nodes += self.vct.nodes();
+                won
+            }
+        }
+    }
+}
