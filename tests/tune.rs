@@ -32,7 +32,7 @@
 //! current ordering and the fitted one predict the moves (cross-entropy, the share ranked
 //! first and within the first ten, on the records and on a fifth held out) and the fitted
 //! weights of the mover's and the opponent's shapes. The engine orders moves by the
-//! evaluation's cell values (see `src/eval.rs` for what a separate fitted table scored).
+//! evaluation's cell values (what a separate fitted table scored: E-162 in docs/experiments.md).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -17,17 +17,8 @@ pub enum Situation {
     /// The opponent can make a flexible four next move (at a point that is not a renju foul):
     /// own fours and the opponent's four points.
     ///
-    /// Answering a double-four point of the opponent's the same way (it is as decisive, and
-    /// the same points defend it) left the bench nearly unchanged (5,381,948 -> 5,371,127
-    /// nodes) and scored -2.6 +/- 28.6 Elo (freestyle, 0.2 s/move, 400 games): not adopted.
-    ///
-    /// Keeping only the four points on the lines of the opponent's flexible fours, within four
-    /// points of each (the others provably lose at once), cut the bench from 5,399,109 to
-    /// 5,264,871 nodes and the VCT self-play suite from 3,395,444 to 2,881,422, but scored
-    /// +22.6 +/- 31.0 and -2.6 +/- 28.6 (freestyle 15x15, two runs), -30.2 +/- 31.7
-    /// (freestyle 20x20), -8.7 +/- 27.7 (standard) and +10.4 +/- 27.3 Elo (renju; 0.2 s/move,
-    /// 400 games each, 300 on 20x20): no gain, not adopted. In the VCT solver's defender alone,
-    /// which gave all of the VCT suite's savings, it scored -22.6 +/- 25.3 (freestyle, 400 games).
+    /// Answering a double-four point of the opponent's the same way (E-167), or keeping only
+    /// the four points on the lines of its flexible fours (E-210, E-215), did not pay.
     MustDefendThree,
     /// Nothing forced.
     Free,

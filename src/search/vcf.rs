@@ -28,7 +28,7 @@ pub struct VcfSolver {
     /// Positions with no VCF of at most some number of attacker moves: the hash with its low
     /// byte replaced by that depth. The slot is taken from the hash's low bits, so the upper
     /// bits tell positions of one slot apart as the whole hash would; eight bytes an entry
-    /// keep the table in cache better than a separate depth did (16 bytes with padding).
+    /// keep the table in cache better than a separate depth did (E-326).
     failed: Vec<u64>,
     nodes: u64,
     node_limit: u64,
@@ -120,11 +120,8 @@ impl VcfSolver {
 
     /// Whether the table holds a disproof of the position `hash` at `depth` or deeper.
     ///
-    /// The load of the entry is the solver's largest single cost (47 % of the samples of its node
-    /// function in a profile of the bench, which spends 7 % there). Reading the blocks of all of a
-    /// node's fours before trying the first, and prefetching each reply's entry then, left the
-    /// bench's nodes/s within noise (median 1.07 M against 1.12 M, ten interleaved runs each, same
-    /// nodes): not adopted.
+    /// The load of the entry is the solver's largest single cost; prefetching the replies'
+    /// entries did not pay (E-351).
     #[inline(always)]
     fn disproven(&self, hash: u64, depth: u8) -> bool {
         let entry = self.failed[(hash as usize) % TABLE_SIZE];
@@ -242,11 +239,7 @@ impl VcfSolver {
             // Strongest fours first: flex fours and double fours end the search at once.
             // Fours of one combination then go by the attacker's shape value where the rule
             // gains from it ([`RuleSettings::vcf_fours_by_value`]), else in board order (the
-            // sort is stable). Not adopted: a plain four whose block makes the defender a four
-            // tried after the others of its combination (the block read from the lines, caro
-            // left out). The freestyle VCT set took 2,763,292 nodes instead of 3,128,403 but
-            // left 1 of the 82 unfound, renju's 21,150,859 instead of 21,194,904, and it
-            // scored -11.6 +/- 36.3 Elo (freestyle, 1 s/move and 6 s/game, 300 games).
+            // sort is stable). Settled by matches: E-345; other orders: E-359.
             let by_value = self.fours_by_value;
             candidates.sort_by_key(|&p| {
                 let shape = pos.shape(p, me);
@@ -258,10 +251,8 @@ impl VcfSolver {
         let prejudge = !pos.rule().is_caro();
         // A black renju defender's block may be a foul, which the exact test can only tell
         // with white's four on the board; a block the shapes clear of fouls now stays clear
-        // once the four stands ([`Position::may_be_foul`]). That clears about 97 % of white's
-        // fours: for 20 renju game positions searched to depth 8, 4.8 % fewer instructions
-        // with the same nodes; +3.5 +/- 31.6 Elo against the engine before (renju, 1 s/move
-        // and 6 s/game, 300 games).
+        // once the four stands ([`Position::may_be_foul`]): about 97 % of white's fours
+        // (E-338).
         let foul_defender = pos.rule().forbids(op);
         for &attack_move in candidates.iter() {
             if pos.is_forbidden(attack_move) {
@@ -269,10 +260,7 @@ impl VcfSolver {
             }
             // A plain four's one block is read from the lines, so the reply node can be judged
             // before either stone is played: for about a third of the fours it fails at once
-            // and neither is played. For 20 freestyle game positions searched to depth 7,
-            // 10.7 % fewer instructions than judging the reply once the four stands (as
-            // [`VcfSolver::played_four`] does), and 20.2 % fewer than playing every reply,
-            // with the same nodes, table writes and result.
+            // and neither is played, the same nodes in fewer instructions (E-330, E-331).
             let known_block = if prejudge {
                 pos.only_five_after(attack_move, me)
                     .filter(|&block| !(foul_defender && pos.may_be_foul(block)))
@@ -350,11 +338,9 @@ impl VcfSolver {
                 true
             }
             _ => {
-                // Judged before the block is played. Not playing the block also when it
-                // takes the attacker's only four point, where the reply node would fail too
-                // but first record its disproof, saved about 1 % of the time and moved the
-                // bench to 2,918,003 nodes, but scored -25.5 +/- 29.2 Elo against the engine
-                // before (freestyle, 1 s/move and 6 s/game, 300 games): not adopted.
+                // Judged before the block is played (E-330); the block is played even when
+                // it takes the attacker's only four point, so its disproof is recorded
+                // (E-329).
                 let block = fives[0];
                 self.count_node(abort);
                 if self.reply_fails_at_once(depth, pos.hash_after(block)) {

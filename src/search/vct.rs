@@ -20,21 +20,9 @@ use crate::position::Position;
 use crate::types::{Color, Pos};
 
 const TABLE_SIZE: usize = 1 << 16;
-// The three limits below were each moved alone on the self-play sets (tests/data/
-// vct_selfplay.jsonl, 82 freestyle positions, and vct_renju_selfplay.jsonl, 278 renju ones;
-// each solved from an empty table within 1,000,000 nodes, counting those found within the
-// root VCT's budgets of a 0.2 s and a 1 s move, 40,500 and 245,700 nodes), while the VCF
-// still took every rule's fours in board order (now freestyle's as set are 62 and 79, see
-// `RuleSettings::vcf_fours_by_value`). As set: freestyle 60 and 80, renju 196 and 249. Inner
-// VCF 100 nodes: 62 and 81, 196 and 249 (one renju position no longer found); 400: 60 and
-// 80, 196 and 247. One quiet threat: 60 and 80, 195 and 248 (one not found); three: 60 and
-// 80, 196 and 247. Twelve quiet candidates: 60 and 80, 199 and 247 (two not found); 48: 60
-// and 80, 193 and 247. None stood out. The nearest, an inner VCF of 100 nodes, with the
-// value ordering (freestyle 2,840,204 nodes instead of 3,128,403, 63 and 79), scored -3.5
-// +/- 31.9 Elo against 200 (freestyle, 1 s/move and 6 s/game, 300 games): not adopted.
-// Nor did a table of the defence that last refuted the attack in each defender position, tried
-// first when the position came back: freestyle 3,376,743 nodes instead of 3,395,444, renju
-// 20,632,331 instead of 21,194,904, 197 and 249 of the renju set within the budgets.
+// The three limits below were each halved and doubled alone on the self-play sets of
+// tests/data (the positions solved within the root VCT's budgets): none stood out (E-343,
+// E-348), nor did a table of the defence that last refuted the attack (E-344).
 /// Node budget of the VCF tried at each attacker node.
 const INNER_VCF_NODES: u64 = 200;
 /// Quiet VCF threats allowed in one line of the attack.
@@ -43,16 +31,8 @@ const QUIET_THREATS: u8 = 2;
 /// [`VctSolver::quiet_threats`]).
 const QUIET_CANDIDATES: usize = 24;
 
-/// A VCT solver with a table of positions it has shown to have no VCT.
-///
-/// Not adopted: a second table, of the positions shown to win (read back by each deepening
-/// step and by the next search of the game), with both tables read before the inner VCF and
-/// the failures marked with the quiet threats left. It cut the 82 freestyle positions of
-/// tests/data/vct_selfplay.jsonl from 3,395,444 nodes to 2,280,178 and solved 9 more renju
-/// self-play positions within 1,000,000 nodes (the 287 found by a wider scan; the 278 the
-/// solver finds are tests/data/vct_renju_selfplay.jsonl), but scored, against the solver
-/// without it: renju +16.5 +/- 29.8 Elo, freestyle -8.7 +/- 27.5 (0.2 s/move, 400 games
-/// each) and -25.8 +/- 28.9 at 0.5 s/move (380 games, stopped).
+/// A VCT solver with a table of positions it has shown to have no VCT. A second table, of
+/// the positions shown to win, solved more but did not pay in matches (E-128, E-129, E-132).
 pub struct VctSolver {
     failed: Vec<(u64, u8)>,
     vcf: VcfSolver,
@@ -384,10 +364,7 @@ impl VctSolver {
         }
         if pos.combo_count_at_least(me, Combo::Four) > 0 {
             // A VCF of the defender's own refutes the three at once; its counter-fours below
-            // would find it too, but only after trying the blocks. Over the 82 self-play
-            // positions of tests/data/vct_selfplay.jsonl the solver's nodes fell from
-            // 8,289,100 to 6,004,089 (same 82 solved); +11.3 +/- 30.0 Elo in freestyle
-            // (0.2 s/move, 400 games).
+            // would find it too, but only after trying the blocks (E-121).
             let refuted = self.vcf.solve(pos, 20, INNER_VCF_NODES).is_some();
             self.nodes += self.vcf.nodes();
             if refuted {
@@ -398,10 +375,7 @@ impl VctSolver {
             return true;
         }
         // Best-ordered defences first, so that a refuting one, when there is one, comes
-        // early. With these and the quiet threats' defences (below) ordered instead of taken
-        // in board order, the 82 self-play positions cost 3,395,444 nodes instead of
-        // 6,004,089 (same 82 solved), and the quintet fukumi problem 34,498 instead of 119,663;
-        // +12.2 +/- 27.6 Elo in freestyle (0.2 s/move, 400 games).
+        // early; so are the quiet threats' defences (below). Settled by matches: E-125.
         defences.sort_by_key(|&(p, score)| (Reverse(score), p));
         for (d, _) in defences {
             pos.make_move(d);
