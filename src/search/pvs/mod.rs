@@ -23,7 +23,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::limits::Limits;
-use super::rules::{RuleSettings, Threats};
+use super::rules::RuleSettings;
 use super::score::{format_score, SearchResult, WIN_SCORE, WIN_THRESHOLD};
 use super::time::{Clock, InstantClock, TimeManager};
 use super::tt::TranspositionTable;
@@ -80,17 +80,6 @@ struct Worker {
     /// The winning line of the last search when the root answered with a VCF (empty
     /// otherwise): the table does not hold the solver's lines.
     root_line: Vec<Pos>,
-    /// Set when the root defence found that the opponent would win if it moved now: each
-    /// iteration's best move is then checked against that threat before it is kept.
-    verify: Option<Verify>,
-}
-
-/// What checking an iteration's best move needs: the kind of win the opponent threatens, the
-/// solver's budget for one check, and the moves already found safe.
-struct Verify {
-    threats: Threats,
-    budget: u64,
-    safe: Vec<Pos>,
 }
 
 /// Everything one thread's search needs to know about its limits, the shared table, and its
@@ -312,7 +301,6 @@ impl Worker {
             next_check: 0,
             aborted: false,
             root_line: Vec::new(),
-            verify: None,
         }
     }
 
@@ -329,7 +317,6 @@ impl Worker {
         self.next_check = 0;
         self.aborted = false;
         self.root_line.clear();
-        self.verify = None;
         for k in self.killers.iter_mut() {
             *k = [None; 2];
         }
