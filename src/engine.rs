@@ -15,8 +15,8 @@ use crate::eval::{cell_score, CellShape};
 use crate::search::limits::Limits;
 use crate::search::pvs::{Searcher, HELPER_BYTES};
 use crate::search::score::{format_score, SearchResult, WIN_SCORE};
+use crate::search::table_size::{table_bytes, time_scaled_table_bytes};
 use crate::search::time::{InstantClock, TimeManager};
-use crate::search::tt::table_bytes;
 use crate::types::Pos;
 
 /// The engine: the searcher with its tables, and the move chooser.
@@ -266,43 +266,6 @@ pub fn time_for(limits: &Limits, board: &Board, start: Instant) -> TimeManager<I
     )
 }
 
-/// Nodes per millisecond assumed when sizing the table for a time control.
-const TABLE_NODES_PER_MS: usize = 1_000;
-/// Moves' worth of nodes the table is sized to keep.
-const TABLE_MOVES_KEPT: usize = 4;
-/// Bytes per table entry (three entries per 32-byte bucket), rounded up.
-const TABLE_ENTRY_BYTES: usize = 11;
-
-/// A table size that fits the time control: about four moves' worth of nodes, rounded up to a
-/// power of two (at least 1 MiB). A table far larger than a move can fill only costs page
-/// faults on first touch (hundreds of milliseconds for hundreds of MiB), which a short time
-/// control cannot afford. Sized from `timeout_turn`/`timeout_match`, not `time_left`, so it
-/// stays the same through a game; each search thread counts for a thread's worth of nodes.
-/// `None` when the game is untimed.
-pub fn time_scaled_table_bytes(limits: &Limits) -> Option<usize> {
-    const UNLIMITED: i64 = 2_147_483_647;
-    let turn = limits.timeout_turn_ms.filter(|&t| t > 0 && t < UNLIMITED);
-    let game = limits
-        .timeout_match_ms
-        .filter(|&m| m > 0 && m < UNLIMITED)
-        .map(|m| m / 20);
-    let per_move = match (turn, game) {
-        (Some(t), Some(g)) => t.min(g),
-        (Some(t), None) => t,
-        (None, Some(g)) => g,
-        (None, None) => return None,
-    } as usize;
-    let bytes = per_move
-        .saturating_mul(limits.search_threads())
-        .saturating_mul(TABLE_NODES_PER_MS * TABLE_MOVES_KEPT * TABLE_ENTRY_BYTES);
-    Some(
-        bytes
-            .max(1 << 20)
-            .checked_next_power_of_two()
-            .unwrap_or(usize::MAX),
-    )
-}
-
 /// Every candidate move with its one-ply score, best first. Candidates are the empty points
 /// within two cells of a stone (the centre on an empty board); renju fouls come last.
 ///
@@ -380,7 +343,6 @@ pub fn candidate_moves(board: &Board) -> Vec<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::pvs::max_threads;
     use crate::types::{Color, Rule};
 
     fn board(
@@ -399,47 +361,6 @@ mod tests {
         engine
             .think(b, &Limits::default(), Instant::now(), &stop, &mut |_| {})
             .best
-    }
-
-    #[test]
-    fn table_size_follows_the_time_control() {
-        let limits = |turn: Option<i64>, game: Option<i64>| Limits {
-            timeout_turn_ms: turn,
-            timeout_match_ms: game,
-            ..Limits::default()
-        };
-        // 0.2 s per move: 200 * 1000 * 4 * 11 bytes = 8.8 MB -> 16 MiB.
-        assert_eq!(
-            time_scaled_table_bytes(&limits(Some(200), None)),
-            Some(16 << 20)
-        );
-        // Fast game 5 s / 120 s: the per-move share is min(5000, 6000) -> 256 MiB.
-        assert_eq!(
-            time_scaled_table_bytes(&limits(Some(5000), Some(120_000))),
-            Some(256 << 20)
-        );
-        // Untimed: no time-based cap.
-        assert_eq!(time_scaled_table_bytes(&limits(None, Some(0))), None);
-        assert_eq!(
-            time_scaled_table_bytes(&limits(Some(2_147_483_647), None)),
-            None
-        );
-        // Two threads fill twice the nodes, where the machine has them.
-        let two_threads = Limits {
-            threads: 2,
-            ..limits(Some(200), None)
-        };
-        let expected = if max_threads() >= 2 {
-            32 << 20
-        } else {
-            16 << 20
-        };
-        assert_eq!(time_scaled_table_bytes(&two_threads), Some(expected));
-        // Tiny limits still get 1 MiB.
-        assert_eq!(
-            time_scaled_table_bytes(&limits(Some(1), None)),
-            Some(1 << 20)
-        );
     }
 
     #[test]

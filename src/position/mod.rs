@@ -108,6 +108,9 @@ pub struct Position {
     /// weighing windows. A stone's own keys go stale while it stands, and are right again
     /// when it is taken back, since stones leave in the reverse order. Zero under caro,
     /// whose binary tables are read from the line masks.
+    ///
+    /// [`pattern::ternary_key_pair`]: crate::board::pattern::ternary_key_pair
+    /// [`pattern::key_delta`]: crate::board::pattern::key_delta
     keys: Box<[u32; KEY_SLOTS]>,
     /// Undo stack of saved cells (see [`SAVED_SLOTS`]); `saved_len` entries are live.
     saved: Box<[Saved; SAVED_SLOTS]>,

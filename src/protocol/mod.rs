@@ -14,6 +14,7 @@
 //! [`run`] holds the reader thread, the engine thread and the flags they share.
 
 pub mod run;
+mod session;
 
 use std::collections::HashSet;
 use std::fmt;

@@ -6,6 +6,7 @@ pub mod movegen;
 pub mod pvs;
 mod rules;
 pub mod score;
+pub mod table_size;
 pub mod time;
 pub mod tt;
 pub mod vcf;

@@ -30,10 +30,10 @@
 //! same trade the other lockless tables make; one thread sees exactly what it stored.
 //!
 //! [`WIN_SCORE`]: super::score::WIN_SCORE
+//! [`table_bytes`]: super::table_size::table_bytes
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::limits::Limits;
 use super::score::WIN_THRESHOLD;
 use crate::types::{Pos, CELL_COUNT, MAX_SIZE, STRIDE};
 
@@ -453,42 +453,6 @@ pub fn score_from_tt(score: i32, ply: i32) -> i32 {
     }
 }
 
-const MIB: u64 = 1 << 20;
-/// Smallest table [`table_bytes`] chooses.
-pub const MIN_TABLE_BYTES: usize = 1 << 20;
-/// Largest table [`table_bytes`] chooses.
-pub const MAX_TABLE_BYTES: usize = 1 << 30;
-/// Table size when neither `hash_size` nor `max_memory` is given.
-pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
-/// Memory kept for the rest of the process (binary, pattern tables, stacks, buffers) when
-/// sizing from `max_memory`.
-pub const PROCESS_RESERVE_BYTES: u64 = 40 * MIB;
-/// Percent of `max_memory` minus [`PROCESS_RESERVE_BYTES`] given to the table; the rest is
-/// slack for allocator overhead and growth elsewhere.
-pub const MEMORY_SHARE_PERCENT: u64 = 80;
-
-/// The table size for the `INFO` options:
-/// * `max_memory` (bytes, 0 = unlimited) caps the table at
-///   ([`MEMORY_SHARE_PERCENT`] % of `max_memory - PROCESS_RESERVE_BYTES`), rounded down to
-///   whole MiB — 248 MiB under Gomocup's 350 MiB;
-/// * `hash_size` (KiB, 0 = not given) is used as asked, within that cap;
-/// * with neither, the cap (if any) or [`DEFAULT_TABLE_BYTES`];
-/// * always clamped to [`MIN_TABLE_BYTES`]..=[`MAX_TABLE_BYTES`].
-pub fn table_bytes(limits: &Limits) -> usize {
-    let memory_cap = (limits.max_memory_bytes > 0).then(|| {
-        let usable = limits
-            .max_memory_bytes
-            .saturating_sub(PROCESS_RESERVE_BYTES);
-        let share = u128::from(usable) * u128::from(MEMORY_SHARE_PERCENT) / 100;
-        u64::try_from(share).unwrap_or(u64::MAX) / MIB * MIB
-    });
-    let bytes = match limits.hash_size_kib.filter(|&kib| kib > 0) {
-        Some(kib) => kib.saturating_mul(1024).min(memory_cap.unwrap_or(u64::MAX)),
-        None => memory_cap.unwrap_or(DEFAULT_TABLE_BYTES as u64),
-    };
-    bytes.clamp(MIN_TABLE_BYTES as u64, MAX_TABLE_BYTES as u64) as usize
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -760,43 +724,6 @@ mod tests {
         tt.store(42, None, score_to_tt(-(WIN_SCORE - 20), 6), 3, Bound::Upper);
         let e = tt.probe(42).expect("stored");
         assert_eq!(score_from_tt(e.score, 6), -(WIN_SCORE - 20));
-    }
-
-    fn limits(max_memory: u64, hash_kib: Option<u64>) -> Limits {
-        Limits {
-            max_memory_bytes: max_memory,
-            hash_size_kib: hash_kib,
-            ..Limits::default()
-        }
-    }
-
-    #[test]
-    fn sizing_policy() {
-        // Gomocup: 350 MiB for the whole process.
-        let gomocup = 367_001_600;
-        let bytes = table_bytes(&limits(gomocup, None));
-        assert!(bytes as u64 + PROCESS_RESERVE_BYTES <= gomocup, "{bytes}");
-        assert!(
-            bytes >= 200 << 20,
-            "{bytes} leaves most of the memory unused"
-        );
-        assert_eq!(bytes % (1 << 20), 0);
-        let share = (gomocup - PROCESS_RESERVE_BYTES) * MEMORY_SHARE_PERCENT / 100;
-        assert!(bytes as u64 <= share && bytes as u64 + (1 << 20) > share);
-        // Nothing given: the default.
-        assert_eq!(table_bytes(&limits(0, None)), DEFAULT_TABLE_BYTES);
-        // Piskvork's cap for "more than 2047 MB" and huge values: at most 1 GiB.
-        assert_eq!(table_bytes(&limits(2_147_483_647, None)), MAX_TABLE_BYTES);
-        assert_eq!(table_bytes(&limits(u64::MAX, None)), MAX_TABLE_BYTES);
-        // Tiny memory: the floor.
-        assert_eq!(table_bytes(&limits(10 << 20, None)), MIN_TABLE_BYTES);
-        // hash_size in KiB wins when it fits, and max_memory caps it.
-        assert_eq!(table_bytes(&limits(0, Some(16 << 10))), 16 << 20);
-        assert_eq!(table_bytes(&limits(gomocup, Some(16 << 10))), 16 << 20);
-        assert_eq!(table_bytes(&limits(gomocup, Some(1 << 20))), bytes);
-        assert_eq!(table_bytes(&limits(0, Some(0))), DEFAULT_TABLE_BYTES);
-        assert_eq!(table_bytes(&limits(0, Some(1))), MIN_TABLE_BYTES);
-        assert_eq!(table_bytes(&limits(0, Some(u64::MAX))), MAX_TABLE_BYTES);
     }
 
     #[test]

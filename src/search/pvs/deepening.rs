@@ -31,6 +31,7 @@ const ASPIRATION_WINDOW: i32 = 100;
 /// First depth searched with an aspiration window; shallower depths use the full window.
 /// From depth 4 instead: see [`ASPIRATION_WINDOW`].
 const ASPIRATION_DEPTH: u32 = 5;
+
 impl Worker {
     /// Iterative deepening from `first_depth` to `max_depth` over the root `moves`, starting
     /// from `(best, best_score)`; returns the best move, its score and the last completed
@@ -146,6 +147,8 @@ impl Worker {
     /// bar for a freestyle-only setting before the fifth run), standard -3.5 +/- 33.1 and -8.1
     /// +/- 33.5, caro +25.5 +/- 34.5 and +1.2 +/- 35.5 (+9.2 +/- 11.1 over the 2,700, LOS
     /// 94.8 %).
+    ///
+    /// [`RuleSettings::root_reduction`]: crate::search::rules::RuleSettings::root_reduction
     fn root<C: Clock>(
         &mut self,
         pos: &mut Position,

@@ -51,7 +51,10 @@ pub(super) const INTERIOR_VCF_DEPTH: i32 = 3;
 /// games). Also where the table's entry is 4 or more plies shallower than the node: +12.2 +/-
 /// 29.9 (freestyle, 0.2 s/move, 400 games; bench nodes -5 %), and on a match clock, 1 s/move
 /// and 6 s/game, -6.9 +/- 34.7 (300 games): not adopted.
+///
+/// [`RuleSettings::iir`]: crate::search::rules::RuleSettings::iir
 const IIR_DEPTH: i32 = 4;
+
 impl Worker {
     #[inline]
     fn check_limits<C: Clock>(&mut self, ctl: &Control<C>) {

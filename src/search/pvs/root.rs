@@ -34,6 +34,8 @@ const ROOT_VCT_NODES: u64 = 40_000;
 /// that was not adopted either, see [`VctSolver`]), and half of it, 150 per millisecond,
 /// +2.3 +/- 27.7 on a match clock (freestyle, 1 s/move and 6 s/game, 300 games): neither
 /// adopted.
+///
+/// [`VctSolver`]: crate::search::vct::VctSolver
 const ROOT_VCT_NODES_PER_MS: u64 = 300;
 /// Most attacker threats in a root VCT line. Ten instead of eight solves 5 more of 293 renju
 /// self-play positions within 2,000,000 nodes (1 more within the 0.2 s budget), but scored
@@ -42,6 +44,7 @@ const ROOT_VCT_THREATS: u32 = 8;
 /// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
 const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
+
 /// Node budgets of the root's threat-space searches: the root VCT's and each root-defence
 /// check's. They fit the soft limit, or the depth limit when the search is untimed. The root
 /// VCT's grows with the time; a defence check's is capped, since it runs once per root move.

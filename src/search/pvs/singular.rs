@@ -25,6 +25,8 @@ use crate::types::Pos;
 /// the 1,600 games (freestyle alone +8.6 +/- 22.5): not adopted. From 5 plies again once the
 /// test also gave the table's move a ply less ([`tt_move_extension`]): +9.6 +/- 30.9
 /// (freestyle, 400 games; bench nodes +29 %), not adopted.
+///
+/// [`RuleSettings::singular`]: crate::search::rules::RuleSettings::singular
 pub(super) const SINGULAR_DEPTH: i32 = 6;
 /// Margin per ply of depth below the table's score that every other move must stay under for
 /// the table's move to be singular. Scores are in the evaluation's units, where an open three
