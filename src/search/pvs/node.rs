@@ -15,42 +15,22 @@ use crate::search::time::Clock;
 use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry};
 use crate::types::Pos;
 
-/// Nodes a leaf VCF may spend. It is spent at every leaf where the mover has a four, so it is
-/// kept short. Against 64 at 0.2 s/move, 24 scored +19.6 +/- 20.6 Elo in freestyle (800 games)
-/// and +26.7 +/- 32.7 in renju (300 games); at 1 s/move, 6 s/game in freestyle, +5.2 +/- 42.0
-/// (200 games). 256 scored -36.7 +/- 40.2 against 64 (190 games, SPRT H0), and 12 scored -9.6
-/// +/- 27.5 against 24 (400 games). At 1 s/move and 6 s/game in freestyle (300 games each): 1
-/// node, so only a five already on the board counts (bench 1,987,054 nodes), scored +8.1 +/-
-/// 35.8 against 24; 3, once the solver judged a four's reply before playing it, -5.8 +/- 35.1:
-/// neither adopted.
+/// Nodes a leaf VCF may spend. It runs at every leaf where the mover has a four, so it is
+/// kept short. Settled by matches: E-015, E-018, E-019; not adopted: E-016, E-336, E-337.
 const LEAF_VCF_NODES: u64 = 24;
 /// Nodes a VCF may spend at an interior node [`INTERIOR_VCF_DEPTH`] or more plies from the
 /// horizon where the mover has a four. The search spends one ply per four, so a VCF longer
 /// than the depth left is otherwise seen only if the leaf VCF happens to finish it; with the
 /// probe, 3-ply searches of the 834 public VCF problems (the root's solvers left out) prove
-/// 812 wins instead of 745.
-/// At 0.2 s/move against the engine without it (400 games each): freestyle +29.6 +/- 29.3 and
-/// +8.7 +/- 29.0 Elo, standard +0.9 +/- 28.6 and +14.8 +/- 28.2, renju +5.2 +/- 28.0 and
-/// +23.5 +/- 29.7, caro +6.1 +/- 28.3: +12.4 +/- 10.9 over the 2,800 games. No rule's figure
-/// stands apart from the common one, so it runs under every rule. At 1 s/move, freestyle:
-/// +20.9 +/- 59.1 (100 games). A budget of 2,000 nodes scored -14.9 +/- 29.9 against 400
-/// (375 games, freestyle, SPRT H0), and 1,000 scored +5.2 +/- 22.6 in renju (400 games): not
-/// adopted.
+/// 812 wins instead of 745. It runs under every rule, none standing apart.
+/// Settled by matches: E-057, E-063; not adopted: E-059, E-242.
 const INTERIOR_VCF_NODES: u64 = 400;
-/// Fewest plies from the horizon at which the interior VCF probe runs. From 2 plies it
-/// scored +0.9 +/- 26.0 Elo in freestyle (400 games, same conditions). From 4 plies, against
-/// 3: freestyle +31.4 +/- 30.5 (400 games) and -36.8 +/- 40.1 (142, SPRT H0), standard
-/// +2.6 +/- 28.0 (400), renju -28.3 +/- 35.7 (246, SPRT H0), caro +27.1 +/- 40.4 (180,
-/// stopped): +2.0 +/- 15.1 over the 1,368 games.
+/// Fewest plies from the horizon at which the interior VCF probe runs.
+/// Not adopted: E-058 (2 plies), E-060 (4 plies).
 pub(super) const INTERIOR_VCF_DEPTH: i32 = 3;
 /// Plies from the horizon from which a non-PV node with no table move is searched a ply
 /// shallower (internal iterative reduction), where the rule has it ([`RuleSettings::iir`]:
-/// freestyle, standard and renju). From 3 plies instead of 4 it scored -15.6 +/- 29.9 in
-/// freestyle (380 games, SPRT H0), from 5 plies +5.2 +/- 32.7 (400 games). At PV nodes too (a
-/// PV node with no table move searched a ply shallower as well): -20.0 +/- 28.5 (freestyle, 400
-/// games). Also where the table's entry is 4 or more plies shallower than the node: +12.2 +/-
-/// 29.9 (freestyle, 0.2 s/move, 400 games; bench nodes -5 %), and on a match clock, 1 s/move
-/// and 6 s/game, -6.9 +/- 34.7 (300 games): not adopted.
+/// freestyle, standard and renju). Not adopted: E-072, E-160, E-178, E-285, E-288.
 ///
 /// [`RuleSettings::iir`]: crate::search::rules::RuleSettings::iir
 const IIR_DEPTH: i32 = 4;
@@ -94,11 +74,7 @@ impl Worker {
     /// plies left, for that node's side, when the move is not the first: a null-window search
     /// `reduction` plies shallower, again at the full depth if that beats `alpha` and was
     /// reduced, and with the full window if the score lands inside it. The root and the tree
-    /// search their later moves alike. Re-searching a reduced move that beat `alpha` a ply
-    /// deeper when it beat the node's best so far by over 100 points, and a ply shallower
-    /// when by under 10 (the bench reaching its depths in 15 % fewer nodes), scored -30.2
-    /// +/- 33.7 Elo in freestyle and +1.2 +/- 34.8 in renju (1 s/move and 6 s/game, 300
-    /// games each; -15.0 +/- 24.2 together): not adopted.
+    /// search their later moves alike. Not adopted: E-314 (deeper or shallower re-searches).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn later_move<C: Clock>(
@@ -179,15 +155,9 @@ impl Worker {
         // the other rules having returned above.
         let forced = opponent_fives > 0;
         // A forced block does not use up depth: the tree stays narrow and threats are read out.
-        // Its child is still searched a ply shallower: searching it at the same depth (a four
-        // and its block costing one ply) scored -96.2 +/- 64.2 Elo (101 games, SPRT H0), the
-        // trees of depth 8 growing eightfold in the bench. Nor does a node at the horizon that
-        // faces an open three (a flexible-four point of the opponent's) get a ply for its
-        // defences: -157.2 +/- 49.8 Elo (freestyle, 0.2 s/move, 250 games, stopped), the threes
-        // of both sides chaining the extension (the bench's depth-8 searches did not end within
-        // three minutes). Capped at one such ply per path, it scored -60.1 +/- 39.4 (298 games,
-        // stopped; the bench took 2.3 times the nodes for its depths), and at PV nodes only
-        // -0.9 +/- 30.3 (400 games; bench nodes +15 %).
+        // Its child is still searched a ply shallower, and a node at the horizon facing an
+        // open three gets no extra ply: both let threats chain the extension and blow up the
+        // tree. Not adopted: E-047, E-258, E-263, E-264.
         let depth = if forced { depth.max(1) } else { depth };
         let pv_node = beta - alpha > 1;
         if depth <= 0 {
@@ -195,18 +165,8 @@ impl Worker {
             // earlier search of this position (every entry is at least a ply deep) cuts off as
             // at an interior node, so the leaf returns that deeper bound instead of its short
             // VCF and static value. Its bucket was prefetched before the move that led here.
-            // The bench needs 20 % more nodes for its depths (2,438,849 -> 2,923,631): the
-            // deeper bounds change which moves fail high and are searched again. Against the
-            // engine without it, at 1 s/move and 6 s/game (300 games each): freestyle +11.6
-            // +/- 39.9 and +25.5 +/- 38.9 Elo, renju +27.9 +/- 32.9, standard +5.8 +/- 36.5,
-            // caro +15.1 +/- 35.9; +17.6 +/- 16.4 over the 1,500 games (LOS 98.3 %). Also
-            // taking a bound that does not settle the window in place of the static value
-            // when it lies on the right side of it (and an exact entry at a PV leaf; bench
-            // 3,295,760 nodes), against this, same conditions: freestyle +4.6 +/- 35.4 and
-            // -9.3 +/- 33.5, renju +15.1 +/- 35.6 and -6.9 +/- 35.4, standard +23.2 +/- 37.0,
-            // +12.7 +/- 36.5 and -4.6 +/- 33.1, caro +20.9 +/- 34.5, +15.1 +/- 38.6 and -22.0
-            // +/- 35.8, freestyle on 20x20 +13.9 +/- 34.7: +5.2 +/- 10.7 over the 3,300 games
-            // (LOS 83 %; the first 1,200 had given +15.9 +/- 17.8): not adopted, for any rule.
+            // Settled by matches: E-308; not adopted: E-309 (bounds that do not settle the
+            // window in place of the static value).
             if !pv_node && excluded.is_none() {
                 let cutoff = probe_in_node_terms(ctl.tt, pos, ply_i)
                     .and_then(|e| table_cutoff(&e, depth, alpha, beta));
@@ -221,22 +181,10 @@ impl Worker {
         }
 
         // Far enough from the horizon, look for a VCF the remaining depth cannot read out.
-        // The line ends with the five, so its length is the distance to the win.
-        // Two more probes here were measured at 0.2 s/move in freestyle and not adopted: a VCT
-        // (6 threats, 2,000 nodes) at PV nodes 4 or more plies from the horizon where the
-        // mover has a flexible-three point, -23.5 +/- 33.8 Elo (341 games, SPRT H0; at every
-        // node from 5 plies it cost 2.8 times the bench's nodes for the same moves and
-        // scores); and a VCF of the opponent's as if it moved again (200 nodes, 3 or more
-        // plies, nothing forced), found lines restricting the moves to their points and our
-        // own fours, -6.9 +/- 27.9 (400 games). Nor was asking the table first, so that an
-        // entry settling a null-window node spares the probe (such an entry comes from a
-        // search at least as deep, whose own probe failed: a VCF found is not stored): bench
-        // 2,923,631 -> 2,921,814 nodes, but 0.2 % more instructions, the solver's own table
-        // making a repeated probe cheap; at 1 s/move and 6 s/game (300 games each) freestyle
-        // +32.5 +/- 30.0, renju -2.3 +/- 29.5, standard -15.1 +/- 31.4, +5.5 +/- 17.5 over
-        // the 900: not adopted. Again for freestyle alone, once the VCF ordered its fours by
-        // value (bench 2,884,770 -> 2,883,336 nodes), same conditions: +13.9 +/- 33.9 and
-        // -11.6 +/- 32.2 (+1.2 +/- 23.3 over the 600): not adopted.
+        // The line ends with the five, so its length is the distance to the win. The probe
+        // runs before the table is asked: a found VCF is not stored, and the solver's own
+        // table makes a repeated probe cheap. Not adopted: E-061 (a VCT probe), E-062 (the
+        // opponent's VCF), E-310, E-350 (the table first).
         if depth >= INTERIOR_VCF_DEPTH && !forced && excluded.is_none() {
             if let Some(length) = self.vcf_length(pos, 100, INTERIOR_VCF_NODES) {
                 return WIN_SCORE - ply_i - length as i32;
@@ -253,18 +201,7 @@ impl Worker {
             }
         }
 
-        // No ProbCut here: cutting off a non-PV node 5 or more plies from the horizon when one
-        // of the mover's four best threats (a flexible three or better), searched 4 plies
-        // shallower, beats beta by 150 points (the table's entry not saying otherwise) cut the
-        // bench's nodes by 8 % but scored +5.2 +/- 31.7 Elo (freestyle, 0.2 s/move, 400
-        // games), and on a match clock, 1 s/move and 6 s/game, -1.2 +/- 36.4 (300 games): not
-        // adopted. Nor razoring: a non-PV node one ply from the horizon, nothing forced, where
-        // the mover has no flexible-three point, four, four-three or double three and the
-        // opponent no flexible-four point, returning its static value when that is 200 or
-        // more below alpha (in the bench a child beat such a node's static value by over 200
-        // in 0.5 % of them; bench 3,337,226 nodes), at 1 s/move and 6 s/game (300 games
-        // each): freestyle +12.7 +/- 33.1 and +10.4 +/- 33.5, renju -6.9 +/- 32.3, standard
-        // -33.7 +/- 35.0, caro +0.0 +/- 35.3; -3.0 +/- 15.1 over the 1,500 (LOS 35 %).
+        // No ProbCut (E-276, E-282) and no razoring (E-311): not adopted.
         //
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
@@ -320,12 +257,8 @@ impl Worker {
         let mut best_score = -INFINITE;
         let mut best_move = None;
         // Late-move pruning: in shallow non-PV nodes with nothing forced, reducible moves
-        // (below) beyond the best-ordered few are not searched at all.
-        // Measured with an "improving" flag (the mover's static evaluation above its value
-        // two plies up), freestyle, 0.2 s/move, not adopted: two thirds of the limit where it
-        // is not improving, -30.5 +/- 40.4 Elo (275 games, stopped); a ply more reduction
-        // (below) from the ninth move of a non-PV node where it is not, +27.0 +/- 30.6,
-        // -2.6 +/- 30.7 and, on the later engine, -11.3 +/- 29.7 (400 games each).
+        // (below) beyond the best-ordered few are not searched at all. No "improving" flag:
+        // not adopted, E-104, E-105.
         let late_limit = if !pv_node && situation == Situation::Free {
             settings.late_move_limit(depth)
         } else {
@@ -369,32 +302,12 @@ impl Worker {
                 let extension = tt_extension.filter(|&(t, _)| t == m).map_or(0, |(_, e)| e);
                 -self.negamax(pos, depth - 1 + extension, -beta, -alpha, ply + 1, ctl)
             } else {
-                // Late reducible moves are first searched shallower. (PV nodes reduced by one
-                // ply at most scored -47.7 +/- 45.1 Elo, 199 games, SPRT H0; reducing from 2
-                // plies instead of 3, -0.9 +/- 30.6, 400 games; from the fourth move instead of
-                // the fifth, +22.1 +/- 22.4 over 800 games, but on top of the flexible-three
-                // rule +12.2 +/- 37.0, 286 games, -24.7 +/- 34.8, 254 games, SPRT H0, and
-                // without killers -13.9 +/- 30.9, 400 games; from the sixth without killers,
-                // +8.7 +/- 31.2, 400 games; from the fourth again, on a match clock, 1 s/move
-                // and 6 s/game, -4.6 +/- 39.4, 300 games, bench nodes -14 %: not adopted. The
-                // second ply from the ninth move instead of the thirteenth, on the refitted
-                // evaluation: -20.8 +/- 32.6, 335 games, SPRT H0, and on 20x20 -32.5 +/- 35.8,
-                // 300 games; from the seventeenth, +1.7 +/- 30.1, 400 games. Freestyle, 400
-                // games each, not adopted: a ply more for a move with no history for the mover
-                // (it has not cut off for that side in this game), +9.6 +/- 31.1, +15.6 +/-
-                // 29.4 and -13.9 +/- 32.0, +4.5 +/- 17.8 together (renju +18.3 +/- 30.2 and
-                // +1.7 +/- 30.5, standard -29.6 +/- 30.4); a ply more at expected cut nodes
-                // (non-PV nodes reached by a null-window search, the expectation alternating
-                // down the tree), +6.1 +/- 30.0, and with the history rule +0.0 +/- 32.9; a ply
-                // more where the table's move makes a four or takes the opponent's four point,
-                // -8.7 +/- 30.0; a ply less for a move whose history for the mover has reached
-                // 1,024 (about the top sixth of the reduced moves in a 0.2 s game), -17.4 +/-
-                // 30.4; the second ply only from 5 plies from the horizon (bench nodes +29 %),
-                // -11.3 +/- 30.9; a lone blocked four of the mover's (no three beside it, not
-                // taking the opponent's four point) reduced like a quiet move but never pruned,
-                // +4.3 +/- 26.4. At 1 s/move and 6 s/game, 300 games: a ply more, from 5
-                // plies, for a move where neither side makes more than a two there (bench
-                // nodes -1.2 %), freestyle -11.6 +/- 34.7.)
+                // Late reducible moves, 3 or more plies out, are searched shallower: a ply
+                // from the fifth move, two from the thirteenth. Not adopted (see
+                // docs/experiments.md):
+                // E-031, E-074, E-075, E-076, E-223, E-228, E-289 (where reductions start),
+                // E-084, E-146, E-201, E-254 (the second ply), E-163, E-164, E-165, E-166,
+                // E-172, E-173, E-179, E-277, E-366 (a ply more or less for some moves).
                 let reduction = if is_late(depth, i) && may_reduce && !forced {
                     1 + (i >= 12) as i32
                 } else {
@@ -470,9 +383,7 @@ fn probe_in_node_terms(tt: &TranspositionTable, pos: &Position, ply: i32) -> Opt
 
 /// The score with which entry `e` settles a node `depth` plies from the horizon searched with
 /// the window (`alpha`, `beta`), if it does: an entry cuts off at its depth or deeper when its
-/// bound keeps the score outside the window. Letting a proven win or loss (a lower bound at a
-/// win, an upper bound at a loss) cut off from any depth scored -13.0 +/- 25.4 Elo (freestyle,
-/// 0.2 s/move, 400 games): not adopted.
+/// bound keeps the score outside the window, proven scores too (E-256, not adopted).
 #[inline]
 fn table_cutoff(e: &TtEntry, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
     let cut = e.depth >= depth
