@@ -16,7 +16,8 @@ use crate::search::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, T
 use crate::types::Pos;
 
 /// Nodes a leaf VCF may spend. It runs at every leaf where the mover has a four, so it is
-/// kept short. Settled by matches: E-015, E-018, E-019; not adopted: E-016, E-336, E-337.
+/// kept short. Settled by matches: E-015, E-018, E-019; not adopted: E-016, E-020, E-336,
+/// E-337.
 const LEAF_VCF_NODES: u64 = 24;
 /// Nodes a VCF may spend at an interior node [`INTERIOR_VCF_DEPTH`] or more plies from the
 /// horizon where the mover has a four. The search spends one ply per four, so a VCF longer
