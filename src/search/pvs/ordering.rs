@@ -23,37 +23,19 @@ impl Worker {
         settings: &RuleSettings,
     ) {
         // The history term is small next to the threat scores: a quiet cell scores a few
-        // thousand here, and history stayed under 100 in the 0.2 s searches sampled. With the
-        // fitted weights, history weighing 16 times more (cap 2^15, divided by 4) scored -10.4
-        // +/- 45.9 Elo (200 games), later (cap 2^20, divided by 4) +24.4 +/- 32.4 and -36.6 +/-
-        // 33.5 (400 games each; -6.2 +/- 20.8 over the 1,000, not adopted), and, once the
-        // killers were dropped, 4 times more (divided by 16) +2.6 +/- 28.2 (400 games), and a
-        // counter-move slot after the killers (the quiet reply that last cut off after the
-        // opponent's move) -6.9 +/- 32.0 (400 games), and a follow-up history (cutoff credits
-        // per colour, opponent's last move and reply, added to the history term) -20.0 +/- 29.1
-        // (400 games; on 20x20, -9.3 +/- 34.7 in 300), and keyed instead by the mover's own
-        // move two plies up, -16.5 +/- 30.1 (400 games), at 0.2 s/move, freestyle. Entries grow
-        // about 2.5 times a depth, so at long time controls the term weighs that much more on
-        // its own (see [`HISTORY_CAP`]); the 16-times matches show no harm from that. Under
-        // freestyle, which orders without history, a bonus for the points within two of the
-        // opponent's last move (as much as 8 points of the mover's own cell value) scored +11.3
-        // +/- 33.2 and -30.5 +/- 31.7 (0.2 s/move, 400 games each; -10.6 +/- 22.9 together):
-        // not adopted.
+        // thousand here, and history stayed under 100 in the 0.2 s searches sampled. Entries
+        // grow about 2.5 times a depth, so at long time controls the term weighs that much
+        // more on its own (see [`HISTORY_CAP`]); heavier weights showed no harm nor gain.
+        // Not adopted: E-045, E-180, E-222, E-234 (weights), E-046 (counter-move), E-195,
+        // E-196, E-202 (follow-up history), E-253 (near the opponent's last move).
         //
         // Killers, under standard and caro only (see [`RuleSettings::killers`]): elsewhere
         // none are recorded, so the slots stay empty from the search's start.
         let use_killers = settings.killers;
         let killers = self.killers[ply];
         // The killers two plies down start empty for each node: left over from a cousin's
-        // subtree, they ordered first moves that cut off somewhere else. Bench 5,259,825 ->
-        // 4,605,681 nodes; against the engine that kept them, at 0.2 s/move: freestyle +26.1
-        // +/- 32.3 and +34.0 +/- 30.7, renju +56.1 +/- 30.2, standard +40.1 +/- 30.9 (400
-        // games each), freestyle on 20x20 +20.9 +/- 36.7 (300 games), caro +30.5 +/- 30.0 (400
-        // games); +35.6 +/- 12.9 over the 2,300 games; at 1 s/move, freestyle +56.1 +/- 55.9
-        // (100 games). With them cleared, a killer's bonus on top of its threat score (1,500
-        // for the first, 1,125 for the second) instead of its place right after the table's
-        // move cut the bench by a further 17 %, but scored -6.1 +/- 32.2 (freestyle, 400
-        // games), and a third killer -33.1 +/- 33.5 (same conditions): not adopted.
+        // subtree, they ordered first moves that cut off somewhere else. Settled by matches:
+        // E-211, E-214; not adopted: E-212 (a bonus instead of a place), E-221 (a third).
         if use_killers {
             self.killers[ply + 2] = [None; 2];
         }
@@ -138,10 +120,9 @@ pub(super) fn classify(pos: &Position, m: Pos, threat_floor: Combo) -> (bool, bo
 
 /// Most a history entry holds. The ordering reads an entry over 64, so from here on a cell
 /// gains nothing more. Entries grow about 2.5 times a depth and are kept for the whole game
-/// (halving them at each new search scored -9.6 +/- 26.9 Elo, freestyle, 0.2 s/move, 400
-/// games): a 60 s search of a 20x20 opening took one to 2,616,953 by depth 14, so an unbounded
-/// `i32` would wrap to a large negative value (the busiest cell ordered last) in long games or
-/// analysis.
+/// (halving them at each search: E-213, not adopted): a 60 s search of a 20x20 opening took
+/// one to 2,616,953 by depth 14, so an unbounded `i32` would wrap to a large negative value
+/// (the busiest cell ordered last) in long games or analysis.
 pub(super) const HISTORY_CAP: i32 = 1 << 20;
 
 /// Credits a quiet move that cut off `depth` plies from the horizon.
