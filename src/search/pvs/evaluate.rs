@@ -25,11 +25,8 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// mover must answer); 6, a double three (not a renju foul). The cell sums count each
 /// threat where it stands; only this says whose move it is when both sides have one. A
 /// flexible-four point that is a renju foul is no threat: bit 5 reads
-/// [`Position::has_legal_combo`] (-0.9 +/- 24.9 Elo against reading the count, renju, 0.2
-/// s/move, 400 games). Bits 0, 1, 3 and 4 reading it too scored -31.4 +/- 26.1 (same
-/// conditions), and with [`RENJU_THREAT_BONUS`](crate::eval::RENJU_THREAT_BONUS) refitted to
-/// them -54.3 +/- 36.1 (400 games), so they still count foul points, as the evaluation's fit
-/// did.
+/// [`Position::has_legal_combo`] (E-216). Bits 0, 1, 3 and 4 still count foul points, as the
+/// evaluation's fit did: E-217, E-225 (reading legal points there), not adopted.
 #[inline]
 pub fn threat_state(pos: &Position) -> usize {
     let me = pos.side_to_move();
