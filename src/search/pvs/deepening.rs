@@ -13,20 +13,10 @@ use crate::search::tt::{score_to_tt, Bound, TranspositionTable};
 use crate::types::Pos;
 
 /// Half-width of the first aspiration window, in the evaluation's units (an open three on a
-/// line weighs 43); each failed bound widens by it, and it triples after every failure. 100
-/// against 60, at 0.2 s/move (400 games each): freestyle +26.1 +/- 30.6 Elo, renju +9.6 +/-
-/// 30.8, standard +16.5 +/- 27.7, caro -26.1 +/- 32.4 and +41.0 +/- 31.5; +14.1 +/- 13.6 over
-/// the 2,000 games (LOS 97.9 %). Caro's two matches together, +8.4 +/- 22.6, give no reason
-/// for a window of its own. Also freestyle 20x20, +9.3 +/- 35.3 (300 games), and freestyle at
-/// 0.5 s/move, +8.7 +/- 42.6 (200 games). The bench reaches its depths in 11 % fewer nodes:
-/// fewer re-searches. 150 against 100 scored -2.6 +/- 29.8 (freestyle, 400 games), and 30
-/// against 60 -38.6 +/- 36.1 (300 games, freestyle, stopped). Not adopted either (0.2 s/move,
-/// 400 games each): doubling instead of tripling after each failure, freestyle +13.0 +/- 27.0
-/// and -20.0 +/- 28.8 (-2.5 +/- 19.7 together), renju -12.2 +/- 27.0; the window from depth 4
-/// instead of 5, freestyle +16.5 +/- 31.9 and -5.2 +/- 32.2 (+5.6 +/- 22.6 together), renju
-/// -29.6 +/- 31.6. Nor widening from the score that failed instead of from the bound, with
-/// the upper bound brought halfway down to the lower after a fail low (Stockfish's rule):
-/// -3.5 +/- 27.0 (freestyle, 400 games).
+/// line weighs 43); each failed bound widens by it, and it triples after every failure. The
+/// bench reaches its depths in 11 % fewer nodes than with 60: fewer re-searches. Settled by
+/// matches: E-135, E-137, E-138; not adopted: E-103, E-136 (30, 150), E-140, E-141
+/// (doubling), E-142, E-143 (from depth 4), E-189 (widening from the failed score).
 const ASPIRATION_WINDOW: i32 = 100;
 /// First depth searched with an aspiration window; shallower depths use the full window.
 /// From depth 4 instead: see [`ASPIRATION_WINDOW`].
@@ -137,16 +127,8 @@ impl Worker {
     /// The root moves are searched in the order of their one-ply scores with each iteration's
     /// best moved to the front, each to the full depth except, under every rule but renju, the
     /// fifth and later reducible ones, which are first searched a ply shallower (see
-    /// [`RuleSettings::root_reduction`]). Ordering the moves after the best by the size of
-    /// their trees in the last iteration scored -18.7 +/- 31.8 Elo (freestyle, 0.2 s/move, 316
-    /// games, SPRT H0): not adopted. Nor, on a match clock (1 s/move and 6 s/game, 300 games
-    /// each), a second ply of reduction for the thirteenth and later reducible root moves from
-    /// 5 plies deep (freestyle, -15.1 +/- 35.0), or reducing from the fourth move instead of
-    /// the fifth: freestyle +10.4 +/- 30.4, +9.3 +/- 33.8, +16.2 +/- 33.4, +23.2 +/- 32.6 and
-    /// +8.1 +/- 35.1 (+13.5 +/- 14.7 over the 1,500, LOS 96.4 %, short of the 97 % set as the
-    /// bar for a freestyle-only setting before the fifth run), standard -3.5 +/- 33.1 and -8.1
-    /// +/- 33.5, caro +25.5 +/- 34.5 and +1.2 +/- 35.5 (+9.2 +/- 11.1 over the 2,700, LOS
-    /// 94.8 %).
+    /// [`RuleSettings::root_reduction`]). Not adopted: E-068 (ordering by tree size), E-291
+    /// (a second ply), E-292, E-293, E-294 (from the fourth move).
     ///
     /// [`RuleSettings::root_reduction`]: crate::search::rules::RuleSettings::root_reduction
     fn root<C: Clock>(
@@ -211,19 +193,12 @@ impl Worker {
 /// A finished move other than the first whose score is above `alpha` beat the first at this
 /// depth (a score at or below `alpha` is only an upper bound, no better than the first's);
 /// failing that, a move that failed high scored above the window around the last depth's
-/// score. Either is taken over `best`. The earlier rule took a move that beat the first only
-/// when its score was also above the last depth's (scores swing between odd and even
-/// depths), and ignored fail highs. Against it, at 0.2 s/move: freestyle +22.6 +/-
-/// 29.7 Elo, renju +27.9 +/- 26.6 (400 games each), freestyle on 20x20 +18.5 +/- 28.0 (300
-/// games); +23.2 +/- 16.2 over the 1,100 (LOS 99.8 %). Once adopted, standard +13.9 +/- 29.1
-/// (400 games; +21.0 +/- 14.1 over the 1,500); at 1 s/move, freestyle +0.0 +/- 55.8 (100
-/// games). A timed search plays a move other than its last complete depth's best 8.9 % of the
-/// time instead of 3.5 % (freestyle; standard 9.3 % instead of 3.7 %). Taking also a root move
-/// whose null-window search beat the first, its full-window search stopped, raised that to
-/// 12.2 % and scored +1.7 +/- 28.7 (freestyle, 400 games): not adopted. Nor forgetting the move
-/// that failed high once a later pass of the same depth fails low: +6.1 +/- 21.8 (freestyle,
-/// 400 games). Under freestyle that pass searches a ply shallower than the one that failed
-/// high, so the move that held at the full depth keeps its claim.
+/// score. Either is taken over `best`, where the earlier rule ignored fail highs and took a
+/// move only above the last depth's score (scores swing between odd and even depths). A timed
+/// search plays a move other than its last complete depth's best 8.9 % of the time instead of
+/// 3.5 % (freestyle). Under freestyle a later pass searches a ply shallower than the one that
+/// failed high, so the move that held at the full depth keeps its claim. Settled by matches:
+/// E-250, E-251, E-257; not adopted: E-252, E-262.
 pub(super) fn stopped_iteration_move(
     best: Pos,
     first: Pos,

@@ -15,31 +15,18 @@ use std::sync::atomic::Ordering;
 const ROOT_VCF_NODES: u64 = 200_000;
 /// Nodes the root VCT and each check of the root defence may spend when the search has no
 /// clock (a depth limit scales it down), and the most a check of the root defence spends
-/// (less when the time limit is short: [`ROOT_DEFENCE_NODES_PER_MS`]). Inside the
-/// tree, a VCT of 3 threats and 100 nodes at every node 5 or more plies from the horizon
-/// (nothing forced) scored +4.3 +/- 29.7 Elo (400 games, 0.2 s/move, freestyle), for about a
-/// fifth more time per depth in the bench: it does not pay there, so it runs at the root only.
+/// (less when the time limit is short: [`ROOT_DEFENCE_NODES_PER_MS`]). A short VCT inside the
+/// tree costs more time per depth than it gains (E-044, not adopted), so it runs at the root.
 const ROOT_VCT_NODES: u64 = 40_000;
 /// Nodes per millisecond of the soft limit the root VCT may spend in a timed search, with no
 /// cap: the solver visits about 3,000 nodes per millisecond, so this is at most about a tenth
-/// of the time (its abort stops it at a third in any case). The earlier rule, 40 per
-/// millisecond capped at [`ROOT_VCT_NODES`], left the solver about a hundredth of the time,
-/// and the cap bound from about 1 s/move on: at 1 s/move the quintet fukumi problem (132,645
-/// nodes) was out of its reach, and wins and defences of game positions that need 40,000 to
-/// 400,000 nodes were common. Against that rule, freestyle: +6.9 +/- 31.1 Elo at 0.2 s/move
-/// (400 games) and -22.3 +/- 69.0 at 1 s/move (80 games, stopped): no harm shown, the gain
-/// is in the positions it solves. (160 per millisecond, capped, scored +6.1 +/- 25.9 at
-/// 0.2 s/move, 400 games.) Twice as much, 600 per millisecond, scored -37.2 +/- 33.0
-/// against 300 (freestyle, 0.2 s/move, 300 games, stopped, both with a VCT table of wins
-/// that was not adopted either, see [`VctSolver`]), and half of it, 150 per millisecond,
-/// +2.3 +/- 27.7 on a match clock (freestyle, 1 s/move and 6 s/game, 300 games): neither
-/// adopted.
-///
-/// [`VctSolver`]: crate::search::vct::VctSolver
+/// of the time (its abort stops it at a third in any case). A cap bound from about 1 s/move
+/// on, leaving out wins and defences of game positions that need 40,000 to 400,000 nodes.
+/// Settled by matches: E-119, E-120 (no harm shown; the gain is in the positions it solves);
+/// not adopted: E-053, E-130, E-300.
 const ROOT_VCT_NODES_PER_MS: u64 = 300;
-/// Most attacker threats in a root VCT line. Ten instead of eight solves 5 more of 293 renju
-/// self-play positions within 2,000,000 nodes (1 more within the 0.2 s budget), but scored
-/// -1.7 +/- 26.1 Elo in renju (0.2 s/move, 400 games): not adopted.
+/// Most attacker threats in a root VCT line. Ten instead of eight solves a few more positions
+/// but was not adopted (E-133).
 const ROOT_VCT_THREATS: u32 = 8;
 /// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
@@ -47,12 +34,7 @@ const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
 
 /// Node budgets of the root's threat-space searches: the root VCT's and each root-defence
 /// check's. They fit the soft limit, or the depth limit when the search is untimed. The root
-/// VCT's grows with the time; a defence check's is capped, since it runs once per root move.
-/// A defence check of 150 nodes per millisecond capped at 200,000 (instead of
-/// `ROOT_DEFENCE_NODES_PER_MS` capped at `ROOT_VCT_NODES`) scored -13.0 +/- 28.0 Elo
-/// (freestyle, 0.2 s/move, 400 games), and 80 per millisecond with the same cap, measured
-/// again once the VCT solver had its ordered defences, +5.2 +/- 29.3 (same conditions):
-/// neither adopted.
+/// Not adopted: E-124, E-134 (larger defence checks).
 pub fn root_vct_budgets(soft_limit_ms: Option<u64>, max_depth: Option<u32>) -> (u64, u64) {
     match (soft_limit_ms, max_depth) {
         (Some(ms), _) => (
@@ -123,10 +105,8 @@ impl Worker {
                     // line of fewer attacker moves until there is none, so the win comes
                     // soonest and a puzzle gets its shortest solution. The table's disproofs
                     // from the searches before hold at the smaller depths. Of the 767 public
-                    // VCF problems answered by a VCF at 1 s/move, 186 get a shorter line.
-                    // The same positions are won, so no strength is expected: against the
-                    // engine before, 1 s/move and 6 s/game, 300 games each, freestyle -5.8
-                    // +/- 34.9 Elo and renju +15.1 +/- 31.4, no time losses.
+                    // VCF problems answered by a VCF at 1 s/move, 186 get a shorter line; the
+                    // same positions are won, so no strength is expected (E-363, E-364).
                     while line.len() > 1 {
                         let fewer = line.len().div_ceil(2) as u32 - 1;
                         let shorter = self.vcf.solve_until(pos, fewer, ROOT_VCF_NODES, &vcf_abort);
