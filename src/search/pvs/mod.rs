@@ -69,9 +69,8 @@ struct Worker {
     vct: VctSolver,
     killers: Vec<[Option<Pos>; 2]>,
     move_buffers: Vec<Vec<(Pos, i32)>>,
-    /// Cutoff credits per colour and cell (see [`reward`]), kept for the whole game: halving
-    /// them at every search scored -19.6 +/- 31.5 Elo (freestyle, 0.2 s/move, 267 games,
-    /// SPRT H0).
+    /// Cutoff credits per colour and cell (see [`reward`]), kept for the whole game (halving
+    /// them at every search: E-073, not adopted).
     ///
     /// [`reward`]: ordering::reward
     history: Vec<[i32; CELL_COUNT]>,
