@@ -40,46 +40,15 @@
 //!   on an empty 15x15 board and shrinks as it fills; it binds only at the end of a long
 //!   game, once little more than the tail is left.
 //!
-//!   The earlier policy (hard limit = share, soft = half of it, and no iteration started
-//!   unless one 2.5 times the last could end in time) used about a fifth of the match clock:
-//!   at 1 s/move and 6 s/game (freestyle 15x15, 300 games) it used 1.3 s per game. A soft
-//!   limit of one share used 2.2 s and scored +105.0 +/- 41.2 Elo against it, and two shares
-//!   used 3.6 s and scored +31.4 +/- 37.9 (LOS 94 %) against one share, and +10.4 +/- 43.6
-//!   in renju (200 games). On 20x20 at 0.25 s/move and 6 s/game (Gomocup's 5 s/120 s fast
-//!   game scaled down), the two-share rule scored +100.0 +/- 50.6 against the earlier policy
-//!   (200 games).
+//!   Two shares for the soft limit put the match clock to use, where the earlier policy
+//!   (hard limit = share, soft = half of it, no iteration started unless one 2.5 times the
+//!   last could end in time) used about a fifth of it. Settled by matches: E-012, E-013, E-014, E-017;
+//!   not adopted: E-112, E-113, E-116 (scaling by the best move's stability), E-118 (three
+//!   and four shares), E-297 (more time when the score falls), E-352 (at most 20 moves),
+//!   E-356 (a fifth of the clock as the cap), E-357 (scaling by the best move's nodes).
 //!
-//!   Not adopted: scaling that soft limit by how long the best move has stood (120 % after
-//!   an iteration that changed it, 100 % after one that kept it, then 85 %, 70 % and 55 %
-//!   from four in a row; the hard limit unchanged). At 1 s/move and 5 s/game, balanced
-//!   openings, against the fixed soft limit: freestyle 15x15 +26.1 +/- 28.3 and
-//!   -13.9 +/- 30.0 Elo (400 games each), renju +10.4 +/- 30.4 (400), freestyle 20x20 at
-//!   1 s/6 s +4.6 +/- 34.7 (300): about +7.5 +/- 15.3 over the 1,500 games. Nor three
-//!   shares for the soft limit and four for the hard one: -34.9 +/- 37.0 (freestyle 15x15,
-//!   1 s/5 s, 300 games; 3.61 s of the clock used per game against 3.22 s), though these
-//!   short games leave about a third of the clock unused. Nor more time when the score
-//!   falls: when a depth scored 60 or more below the depth two before it (the same side
-//!   moving at the horizon), iterations started until nine tenths of the hard limit (about
-//!   2.7 shares) instead of two shares: -1.2 +/- 32.9 Elo (freestyle 15x15, 1 s/6 s, 300
-//!   games). Nor sharing the clock over at most 20 moves instead of [`MATCH_SPACE`]'s 25:
-//!   +12.7 +/- 34.0 and +1.2 +/- 34.9 (same conditions, 300 games each; +6.9 +/- 24.3 over
-//!   the 600), using 3.99 s and 4.17 s of a side's clock per game on average against
-//!   3.68 s and 3.80 s (the worst move 795 ms against 780 ms). Nor scaling the soft limit
-//!   by the share of the last iteration's root nodes its best move took (1.55 less that
-//!   share, within 0.6..1.4, so a best move that took nearly all of them stops sooner; the
-//!   median share from depth 6 on is about a half): freestyle +23.2 +/- 31.5 and
-//!   -6.9 +/- 31.9, renju -26.7 +/- 36.9 (1 s/6 s, 300 games each; -3.5 +/- 19.3 over the
-//!   900), using 3.67-3.75 s of a side's clock per game in freestyle against 3.85-3.89 s.
-//!   Nor a fifth of the clock left instead of a seventh as the cap of the hard limit (four
-//!   shares then bind while the clock is shared over 20 to 25 moves: 872 ms instead of
-//!   775 ms for the first moves at 1 s/6 s): freestyle +10.4 +/- 32.3 and +13.9 +/- 31.2,
-//!   renju +8.1 +/- 33.4 and -2.3 +/- 34.4 (same conditions, 300 games each; +7.5 +/- 16.4
-//!   over the 1,200, LOS 81.6 %; the second pair was run to be pooled with the first, the
-//!   bar of 97 % set beforehand).
-//!
-//!   Iterations start whenever the soft limit has not passed. At 0.2 s per move, freestyle,
-//!   400 games each: dropping the estimate of the next iteration from x2.5 to x1 scored
-//!   +24.4 +/- 31.3 Elo, dropping it altogether +14.8 +/- 30.9 more.
+//!   Iterations start whenever the soft limit has not passed, with no estimate of the next
+//!   iteration's time. Settled by matches: E-007, E-008.
 //! * **Instant.** `timeout_turn 0` while a match limit exists means "play instantly, static
 //!   evaluation only" (§6.2); a `time_left` of zero or below means the clock has run out and
 //!   any answer should come as fast as possible, and so does a clock with no more than its
@@ -144,25 +113,18 @@ pub const MIN_BUDGET_MS: u64 = 10;
 pub const MATCH_SPACE: u64 = 25;
 /// Fewest moves the match clock is shared over, so a late move never takes all of it.
 pub const MATCH_SPACE_MIN: u64 = 7;
-/// Soft limit in percent of the budget when the turn limit binds. 100 (iterations start until
-/// the hard limit) scored -18.3 +/- 22.1 Elo against 90, and 75 scored -12.2 +/- 24.8 (freestyle,
-/// 0.2 s/move, 400 games each).
+/// Soft limit in percent of the budget when the turn limit binds. Not adopted: E-259 (100),
+/// E-261 (75).
 pub const SOFT_PERCENT_TURN: u64 = 90;
 /// Shares of the match clock after which no new iteration starts, when the match clock binds.
 pub const MATCH_SOFT_SHARES: u64 = 2;
 /// How many shares of the match clock one move may run on to when the match clock binds
 /// (within the turn limit and a [`MATCH_SPACE_MIN`]-th of the clock left, which binds first
 /// while the clock is shared over [`MATCH_SPACE`] moves: about 3.6 shares). Four instead of
-/// three, so that the iteration started just before the soft limit may finish (the matches
-/// measured the strength, not how often it finishes). Against three, at 1 s/move and 6 s/game
-/// on balanced openings (300 games each): freestyle +24.4 +/- 33.8 and +17.4 +/- 35.8 Elo,
-/// renju +39.5 +/- 33.5, standard +8.1 +/- 34.5, freestyle on 20x20 +11.6 +/- 35.6; +20.2 +/-
-/// 15.5 over the 1,500 (LOS 99.5 %). A side used 3.87-3.91 s of its clock per game in
-/// freestyle against 3.77-3.78 s, and the longest move took 779 ms against 648 ms, inside the
-/// 910 ms hard limit of the 1 s turn. At Gomocup's 30 s/180 s the first moves' hard limit is
-/// 24.4 s instead of 20.5 s; at 5 s/120 s the turn limit binds until the clock is down to
-/// 35 s (41.7 s with three shares). A larger cap than the seventh was not adopted (see the
-/// module header).
+/// three, so that the iteration started just before the soft limit may finish; the longest
+/// move at 1 s/move and 6 s/game stays inside the 910 ms hard limit of the 1 s turn. At
+/// Gomocup's 30 s/180 s the first moves' hard limit is 24.4 s instead of 20.5 s. Settled by
+/// matches: E-353; not adopted: E-356 (a larger cap than the seventh).
 pub const MATCH_STRETCH: u64 = 4;
 /// Milliseconds of the match clock kept for each move the side to move may still have to
 /// play, this one included (half the empty cells, rounded up), for what an instant move
