@@ -110,9 +110,13 @@ def main():
         subprocess.check_call(["cargo", "build", "--release", "--bin", "wuzi-match"], cwd=ROOT)
     os.makedirs(opts["out"], exist_ok=True)
     wuzi = os.path.join(opts["out"], "pbrain-wuzi")
+    runner = os.path.join(opts["out"], "wuzi-match")
+    # The player and the runner are fixed for the whole data set: later runs resume with the
+    # same binaries, and rebuilding the checkout does not touch a running batch.
     if not os.path.exists(wuzi):
-        # The player is fixed for the whole data set: later runs resume with the same binary.
         shutil.copy2(opts["wuzi"], wuzi)
+    if not os.path.exists(runner):
+        shutil.copy2(os.path.join(ROOT, "target", "release", "wuzi-match"), runner)
     pairs = schedule(opts, opponents)
     for i in range(opts["batches"]):
         name, command, rule = pairs[i % len(pairs)]
@@ -129,7 +133,7 @@ def main():
         partial = path + ".partial"
         if os.path.exists(partial):
             os.remove(partial)
-        argv = [os.path.join(ROOT, "target", "release", "wuzi-match"),
+        argv = [runner,
                 "--engine", f"cmd={wuzi}", "name=wuzi", *opponent,
                 "--rule", str(RULES[rule]), "--size", "15", "--tc", opts["tc"],
                 "--openings", openings, "--random-order", "--symmetry",
