@@ -20,7 +20,8 @@ use crate::board::forbidden;
 use crate::board::lines::{Run, DIRECTIONS, LINE_SLOTS, PAD};
 use crate::board::pattern::{self, Combo, Pattern, PatternTable};
 use crate::board::{Board, Cell};
-use crate::eval::CellShape;
+use crate::eval::learned::{self, CellValues, ENGINE_VALUES};
+use crate::eval::{CellShape, THREAT_STATES};
 use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, STRIDE};
 
 /// Threat state of one empty cell for one colour: eight bytes, so a cell's pair of shapes
@@ -31,7 +32,8 @@ pub struct Shape {
     /// Shape per direction, four bits each: direction `d` in bits `4d..4d + 4`. Packed, the
     /// four shapes are the combination table's index, and the update replaces one direction
     /// with a mask and a shift (as an array of bytes, rebuilding the index and the array took
-    /// a fifth of the make+undo instructions).
+    /// a fifth of the make+undo instructions). Bits 16..32 hold the cell's evaluation value
+    /// (signed), which the table's entry brings along; the index masks them off.
     packed: u32,
     /// The combination table's entry for `packed`: `value << 6 | foul << 5 | four << 4 |
     /// combo`, where `four` is set when the combo is at least [`Combo::Four`] and `foul` when
@@ -80,23 +82,29 @@ impl Shape {
         (self.entry & 15) as usize
     }
 
-    /// Value of the shape (line weights plus combination bonus). Signed: a fitted bonus may
-    /// take a combination below zero, so the shift is arithmetic.
+    /// Value of the shape (line weights plus combination bonus), which the move ordering
+    /// reads. Signed: a fitted bonus may take a combination below zero, so the shift is
+    /// arithmetic.
     #[inline(always)]
     pub fn value(&self) -> i32 {
         (self.entry as i32) >> VALUE_SHIFT
     }
 
-    fn from_patterns(patterns: [Pattern; 4]) -> Shape {
-        Shape::from_packed(pack(patterns), combo_table())
+    /// What the cell adds to its colour's evaluation sum ([`Position::value_sum`]): the
+    /// classic [`Shape::value`] or a learned value (see [`learned`]).
+    #[inline(always)]
+    pub fn eval_value(&self) -> i32 {
+        (self.packed as i32) >> 16
     }
 
+    fn from_patterns(patterns: [Pattern; 4], table: &[Shape; COMBO_SLOTS]) -> Shape {
+        Shape::from_packed(pack(patterns), table)
+    }
+
+    /// The shape whose four directions are the low 16 bits of `packed` (the rest is ignored).
     #[inline(always)]
-    fn from_packed(packed: u32, table: &[u32; COMBO_SLOTS]) -> Shape {
-        Shape {
-            packed,
-            entry: table[packed as usize & (COMBO_SLOTS - 1)],
-        }
+    fn from_packed(packed: u32, table: &[Shape; COMBO_SLOTS]) -> Shape {
+        table[packed as usize & (COMBO_SLOTS - 1)]
     }
 }
 
@@ -122,29 +130,43 @@ const VALUE_SHIFT: u32 = 6;
 /// 64-byte row of sixteen.
 const COMBO_SLOTS: usize = 1 << 16;
 
-/// Combined shape and value of every four-pattern tuple, indexed by [`pack`].
-///
-/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32`, the value
-/// signed (see [`combo_entry`]); a one-byte combo table with values kept by weight
-/// differences measured no faster.
-fn combo_table() -> &'static [u32; COMBO_SLOTS] {
-    static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
+/// The shape of every four-pattern tuple, indexed by [`pack`], with the evaluation values
+/// of `values` for `color`'s cells under `rule`: the combined shape and classic value in the
+/// entry, packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32`, the value signed
+/// (see [`combo_entry`]), and the evaluation value in the high half of `packed` (clamped to
+/// 16 bits; only a cell making four fives at once would reach the bound). One table per
+/// choice of values, slot of the learned tables (see [`learned::EvalSlot`]) or the classic
+/// values, built once. A one-byte combo table with values kept by weight differences
+/// measured no faster.
+fn shape_table(values: CellValues, rule: Rule, color: Color) -> &'static [Shape; COMBO_SLOTS] {
+    static TABLES: [OnceLock<Box<[Shape; COMBO_SLOTS]>>; 1 + learned::EvalSlot::COUNT] =
+        [const { OnceLock::new() }; 1 + learned::EvalSlot::COUNT];
+    let index = match (values, learned::EvalSlot::of(rule, color)) {
+        (CellValues::Learned, Some(slot)) => 1 + slot as usize,
+        _ => 0,
+    };
+    TABLES[index].get_or_init(|| {
         let n = Pattern::COUNT;
-        let mut table = boxed_array(0);
+        let mut table = boxed_array(Shape::DEAD);
         for i in 0..n * n * n * n {
             let patterns = [i % n, i / n % n, i / (n * n) % n, i / (n * n * n)]
                 .map(|p| Pattern::from_u8(p as u8));
             let combo = Combo::of(patterns);
             let value = CellShape { patterns, combo }.value();
             let foul = Combo::is_foul_candidate(patterns);
-            table[pack(patterns) as usize] = combo_entry(value, combo, foul);
+            let eval = learned::cell_value(values, rule, color, patterns)
+                .clamp(i16::MIN.into(), i16::MAX.into());
+            let packed = pack(patterns);
+            table[packed as usize] = Shape {
+                packed: packed | (eval as u32) << 16,
+                entry: combo_entry(value, combo, foul),
+            };
         }
         table
     })
 }
 
-/// One entry of [`combo_table`]. The value is stored signed (read back by an arithmetic
+/// One entry of [`shape_table`]. The value is stored signed (read back by an arithmetic
 /// shift): fitted weights may make a combination worth less than nothing.
 fn combo_entry(value: i32, combo: Combo, foul: bool) -> u32 {
     debug_assert!((-(1 << (31 - VALUE_SHIFT))..1 << (31 - VALUE_SHIFT)).contains(&value));
@@ -312,7 +334,10 @@ pub struct Position {
     /// Bits `PAD - reach ..= PAD + reach` of a line: the cells a stone can affect, with the
     /// stone at bit `PAD` (see [`PatternTable::reach`]).
     window: u32,
-    combos: &'static [u32; COMBO_SLOTS],
+    /// The shape tables of black's and of white's cells (see [`shape_table`]).
+    combos: [&'static [Shape; COMBO_SLOTS]; 2],
+    /// The threat-state bonuses of black and of white when to move.
+    threats: [&'static [i32; THREAT_STATES]; 2],
     /// Indexed by [`Pos::index`]; see [`SLOTS`].
     shapes: Box<[[Shape; 2]; SLOTS]>,
     totals: Totals,
@@ -337,8 +362,14 @@ pub struct Position {
 }
 
 impl Position {
-    /// Threat state for a board.
+    /// Threat state for a board, with the evaluation values the engine plays with.
     pub fn new(board: &Board) -> Position {
+        Position::with_values(board, ENGINE_VALUES)
+    }
+
+    /// Threat state for a board, with the evaluation values `values`.
+    pub fn with_values(board: &Board, values: CellValues) -> Position {
+        let rule = board.rule();
         let mut pos = Position {
             board: board.clone(),
             table: PatternTable::for_rule(board.rule()),
@@ -346,7 +377,8 @@ impl Position {
                 let reach = PatternTable::reach(board.rule());
                 ((1u32 << (2 * reach + 1)) - 1) << (PAD - reach)
             },
-            combos: combo_table(),
+            combos: Color::ALL.map(|c| shape_table(values, rule, c)),
+            threats: Color::ALL.map(|c| learned::threat_table(values, rule, c)),
             shapes: Box::new([[Shape::DEAD; 2]; SLOTS]),
             keys: boxed_array(0),
             totals: Totals::ZERO,
@@ -597,10 +629,11 @@ impl Position {
             for color in Color::ALL {
                 let shape = Shape::from_patterns(
                     CellShape::at(&self.board, &self.table, p, color).patterns,
+                    self.combos[color.index()],
                 );
                 shapes[p.index()][color.index()] = shape;
                 totals.combo_count[color.index()][shape.combo() as usize] += 1;
-                totals.value_sum[color.index()] += shape.value();
+                totals.value_sum[color.index()] += shape.eval_value();
             }
         }
         (shapes, totals)
@@ -702,10 +735,18 @@ impl Position {
             .sum()
     }
 
-    /// Sum of the values of `color`'s shapes over all empty cells.
+    /// Sum of the evaluation values of `color`'s shapes over all empty cells (see
+    /// [`Shape::eval_value`]).
     #[inline]
     pub fn value_sum(&self, color: Color) -> i32 {
         self.totals.value_sum[color.index()]
+    }
+
+    /// The side to move's evaluation bonus for the threat state `state` (see
+    /// `search::pvs::threat_state`).
+    #[inline]
+    pub fn threat_bonus(&self, state: usize) -> i32 {
+        self.threats[self.side_to_move().index()][state & (THREAT_STATES - 1)]
     }
 
     /// True if `pos` is empty and within two cells of a stone.
@@ -768,7 +809,7 @@ impl Position {
         self.saved_len += 1;
         for (c, shape) in here.iter().enumerate() {
             self.totals.combo_count[c][shape.combo() as usize] -= 1;
-            self.totals.value_sum[c] -= shape.value();
+            self.totals.value_sum[c] -= shape.eval_value();
             self.fours[c][pos.yu()] &= !(1 << pos.x);
         }
         self.board.make_move(pos);
@@ -908,12 +949,12 @@ impl Position {
                             continue;
                         }
                         let packed = (old.packed & !(15 << SHIFT)) | fresh[c];
-                        let new = Shape::from_packed(packed, combos);
+                        let new = Shape::from_packed(packed, combos[c]);
                         // Raw combo codes: no conversion to `Combo` in the hot loop.
                         let (old_code, new_code) = (old.code(), new.code());
                         totals.combo_count[c][old_code] -= 1;
                         totals.combo_count[c][new_code] += 1;
-                        totals.value_sum[c] += new.value() - old.value();
+                        totals.value_sum[c] += new.eval_value() - old.eval_value();
                         cell[c] = new;
                         if (old.entry ^ new.entry) & FOUR_BIT != 0 {
                             flip_bit(&mut fours[c], index);
