@@ -23,6 +23,8 @@ Options (defaults in brackets):
   --concurrency N games at a time [2]
   --wuzi PATH     the wuzi binary [target/release/pbrain-wuzi, built first]
   --out DIR       [data/games]
+  --runner-args A more wuzi-match options, one string (e.g. "--tolerance-ms 3000
+                  --max-memory 67108864" for engines slow to start or to size their tables)
 """
 import os
 import shutil
@@ -40,7 +42,8 @@ def fail(message):
 
 def parse_args(argv):
     opts = {"rules": ["freestyle", "standard", "renju"], "batches": 100, "games": 20,
-            "tc": "100/0", "seed": 1, "concurrency": 2, "wuzi": None, "out": "data/games"}
+            "tc": "100/0", "seed": 1, "concurrency": 2, "wuzi": None, "out": "data/games",
+            "runner-args": ""}
     opponents = []
     items = []
     for arg in argv:
@@ -64,7 +67,7 @@ def parse_args(argv):
                     opts[key] = int(value)
                 except ValueError:
                     fail(f"{item} takes a whole number, not {value!r}")
-            elif key in ("tc", "wuzi", "out"):
+            elif key in ("tc", "wuzi", "out", "runner-args"):
                 opts[key] = value
             else:
                 fail(f"unknown option {item}")
@@ -139,7 +142,7 @@ def main():
                 "--openings", openings, "--random-order", "--symmetry",
                 "--seed", str(opts["seed"] + i), "--games", str(opts["games"]),
                 "--concurrency", str(opts["concurrency"]), "--skip-unparsable",
-                "--quiet", "--report", "0", "--jsonl", partial]
+                "--quiet", "--report", "0", "--jsonl", partial, *opts["runner-args"].split()]
         print(f"== batch {i}: wuzi vs {name}, {rule}", flush=True)
         status = subprocess.call(argv, stdout=subprocess.DEVNULL)
         if status != 0:
