@@ -10,7 +10,8 @@ Batch i (0, 1, ...) plays --games games of wuzi against one opponent under one r
 opponents and rules taken in turn (i modulo their count), from the balanced openings with
 random order and symmetry under seed SEED+i. `self` is wuzi against a copy of itself. Each
 batch is written to DIR/batch-RULE-NAME-i.jsonl through a temporary file, so a batch that is
-there is complete: running the command again plays only the batches that are missing. The
+there is complete: running the command again plays only the batches that are missing (a batch
+that fails, e.g. an engine too slow to start, is left for then; five in a row stop it). The
 records keep every move, the result and the engines' MESSAGE lines (wuzi's give its search
 score), which is what the evaluation fit reads.
 
@@ -33,6 +34,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
+# Batches that may fail in a row (left for a later run) before the run gives up.
+MAX_FAILURES = 5
 
 
 def fail(message):
@@ -121,6 +124,7 @@ def main():
     if not os.path.exists(runner):
         shutil.copy2(os.path.join(ROOT, "target", "release", "wuzi-match"), runner)
     pairs = schedule(opts, opponents)
+    failures = 0
     for i in range(opts["batches"]):
         name, command, rule = pairs[i % len(pairs)]
         path = os.path.join(opts["out"], f"batch-{rule}-{name}-{i}.jsonl")
@@ -146,7 +150,13 @@ def main():
         print(f"== batch {i}: wuzi vs {name}, {rule}", flush=True)
         status = subprocess.call(argv, stdout=subprocess.DEVNULL)
         if status != 0:
-            fail(f"batch {i}: wuzi-match exited with status {status}")
+            # An engine slow to start under load stops a batch; a later run plays it again.
+            failures += 1
+            print(f"datagen: batch {i}: wuzi-match exited with status {status}", file=sys.stderr)
+            if failures >= MAX_FAILURES:
+                fail(f"{failures} batches in a row failed")
+            continue
+        failures = 0
         os.rename(partial, path)
 
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use wuzi::board::pattern::Combo;
 use wuzi::board::Board;
 use wuzi::position::Position;
-use wuzi::tune::samples::{self, NO_SCORE};
+use wuzi::tune::samples::{self, Score};
 use wuzi::types::{Pos, Rule};
 
 /// The scripted engine (`tests/engines/test_engine.rs`, built by `cargo test`).
@@ -191,7 +191,14 @@ fn extracts_match_records_and_fits_them_reproducibly() {
             let got: Vec<(usize, Option<i32>)> = game
                 .samples
                 .iter()
-                .map(|s| (s.stones as usize, (s.score != NO_SCORE).then_some(s.score)))
+                .map(|s| {
+                    let score = match s.score {
+                        Some(Score::Wuzi(v)) => Some(v),
+                        None => None,
+                        other => panic!("{other:?}: only wuzi searches here"),
+                    };
+                    (s.stones as usize, score)
+                })
                 .collect();
             assert_eq!(&got, positions);
             scored += positions.iter().filter(|p| p.1.is_some()).count();

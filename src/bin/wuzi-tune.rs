@@ -17,8 +17,8 @@ USAGE:
       Replays every game of the wuzi-match --jsonl files RECORDS (directories: their
       .jsonl files) and writes the positions after each opening to DIR, one .samples file
       per record file. A record file is read again only when it is newer than its samples.
-  wuzi-tune fit --samples DIR [OPTIONS]
-      Fits the cell and threat tables to the positions of DIR and prints the loss of the
+  wuzi-tune fit --samples DIR [--samples DIR ...] [OPTIONS]
+      Fits the cell and threat tables to the positions of the DIRs and prints the loss of the
       classic evaluation and of the fit, on the positions trained on and on those held out.
       --model shared|split  one cell table per slot with the mover's cells at 6/8 and the
                             opponent's at 5/8, or one table each (default shared)
@@ -133,13 +133,13 @@ fn fit_command(all: &[String]) -> Result<()> {
         score_share: 0.0,
         rules: FITTED_RULES.to_vec(),
     };
-    let (mut dir, mut write) = (None, None);
+    let (mut dirs, mut write) = (Vec::new(), None);
     let mut i = 0;
     while i < args.len() {
         let name = args[i].clone();
         let v = value(args, &mut i)?;
         match name.as_str() {
-            "--samples" => dir = Some(PathBuf::from(v)),
+            "--samples" => dirs.push(PathBuf::from(v)),
             "--write" => write = Some(PathBuf::from(v)),
             "--model" => {
                 options.model = match v {
@@ -167,17 +167,23 @@ fn fit_command(all: &[String]) -> Result<()> {
             _ => bail!("unknown option {name}"),
         }
     }
-    let dir = dir.context("fit needs --samples DIR")?;
+    if dirs.is_empty() {
+        bail!("fit needs --samples DIR");
+    }
     if !(0.0..=1.0).contains(&options.score_share) || options.prior <= 0.0 {
         bail!("--score-share is 0 to 1 and --prior above 0");
     }
-    let files = samples::load(&dir)?;
+    let mut files = Vec::new();
+    for dir in &dirs {
+        files.extend(samples::load(dir)?);
+    }
     let games: usize = files.iter().map(|(_, g)| g.len()).sum();
     let data = Data::new(&files, &options);
+    let (wuzi_scores, rapfi_scores) = data.scored();
     println!(
-        "{} sample files, {games} games, {} positions with a search score",
-        files.len(),
-        data.scored()
+        "{} sample files, {games} games; positions with a search score: {wuzi_scores} wuzi's, \
+         {rapfi_scores} Rapfi's",
+        files.len()
     );
     let anchor = Tables::classic(options.model);
     let mut tables = anchor.clone();
@@ -230,9 +236,9 @@ fn fit_command(all: &[String]) -> Result<()> {
             String::new(),
             format!("Command: `wuzi-tune {}`.", all.join(" ")),
             format!(
-                "Data: {} sample files, {games} games ({} positions with a search score).",
-                files.len(),
-                data.scored()
+                "Data: {} sample files, {games} games (positions with a search score: \
+                 {wuzi_scores} wuzi's, {rapfi_scores} Rapfi's).",
+                files.len()
             ),
         ];
         header.extend(summary);

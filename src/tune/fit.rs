@@ -11,7 +11,7 @@
 //! handful of positions keeps about its classic worth. Adam on the full batch, a tenth of the
 //! games (by a seeded hash of file and game number) held out to judge the fit.
 
-use super::samples::{Game, Sample, NO_SCORE};
+use super::samples::{Game, Sample, Score, RAPFI_SCALE};
 use crate::eval::learned::{cell_value, threat_table, CellValues, EvalSlot};
 use crate::eval::shape_code::{shapes_of, SHAPE_CODES};
 use crate::eval::{MOVER_EIGHTHS, OPPONENT_EIGHTHS, THREAT_STATES};
@@ -160,7 +160,7 @@ struct Row {
     rule: u8,
     held_out: bool,
     result: f32,
-    score: i32,
+    score: Option<Score>,
 }
 
 /// Positions as features.
@@ -230,9 +230,17 @@ impl Data {
         (of_rule.count() - held, held)
     }
 
-    /// Positions with a search score.
-    pub fn scored(&self) -> usize {
-        self.rows.iter().filter(|r| r.score != NO_SCORE).count()
+    /// Positions with a search score of wuzi's and of Rapfi's.
+    pub fn scored(&self) -> (usize, usize) {
+        let wuzi = self
+            .rows
+            .iter()
+            .filter(|r| matches!(r.score, Some(Score::Wuzi(_))));
+        let rapfi = self
+            .rows
+            .iter()
+            .filter(|r| matches!(r.score, Some(Score::Rapfi(_))));
+        (wuzi.count(), rapfi.count())
     }
 
     fn eval(&self, row: &Row, w: &[f64]) -> f64 {
@@ -328,18 +336,18 @@ pub fn fit_scale(data: &Data, tables: &Tables, rule: usize) -> f64 {
 }
 
 /// What each position is fitted to: its result, blended with its search score read as an
-/// expected result where it has one.
+/// expected result where it has one (wuzi's at the rule's scale, Rapfi's at its own).
 fn targets(data: &Data, scales: &[f64], share: f64) -> Vec<f64> {
     data.rows
         .iter()
         .map(|r| {
             let result = f64::from(r.result);
-            if r.score == NO_SCORE || share == 0.0 {
-                result
-            } else {
-                let k = scales[r.rule as usize];
-                (1.0 - share) * result + share * sigmoid(k * f64::from(r.score))
-            }
+            let expected = match r.score {
+                Some(Score::Wuzi(s)) => sigmoid(scales[r.rule as usize] * f64::from(s)),
+                Some(Score::Rapfi(v)) => sigmoid(f64::from(v) / RAPFI_SCALE),
+                None => return result,
+            };
+            (1.0 - share) * result + share * expected
         })
         .collect()
 }
@@ -450,7 +458,7 @@ mod tests {
                     pos.make_move(Pos::new(7, 7));
                     for _ in 0..60 {
                         if is_quiet(&pos) {
-                            let s = sample_of(&pos, NO_SCORE, &mut counts);
+                            let s = sample_of(&pos, None, &mut counts);
                             // `evaluate` divides by 8 in integers: within one point.
                             let (fitted, real) =
                                 (evaluation(&tables, rule, &s), f64::from(evaluate(&pos)));

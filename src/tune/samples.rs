@@ -4,15 +4,16 @@
 //! opening that the evaluation could be asked about (no five to make or to block, no
 //! flexible or double four of the mover: the search reads those out): who is to move, its
 //! [`threat_state`], how many of each colour's empty cells have each shape code, the game's
-//! result and, when the record holds one, the mover's search score for that position.
+//! result and, when the record holds one, the mover's search score for that position
+//! (wuzi's or Rapfi's, whichever moved there).
 //!
 //! A sample file is the extraction of one record file (`X.jsonl` gives `X.samples`), so the
 //! extraction is incremental: a record file is read again only when it is newer than its
-//! samples. Layout, little-endian: the magic `WZS1`, then per game a header (game number
+//! samples. Layout, little-endian: the magic `WZS2`, then per game a header (game number
 //! u32, rule code u8, width u8, height u8, black's result in halves u8, positions u16) and
-//! per position: stones on the board u16, mover u8 (0 black), threat state u8, score i32
-//! ([`NO_SCORE`] when none), entries of the mover u16, of the opponent u16, then each entry
-//! as code u16 and count u16, the mover's first.
+//! per position: stones on the board u16, mover u8 (0 black), threat state u8, score kind
+//! u8 (0 none, 1 wuzi's, 2 Rapfi's), score i32, entries of the mover u16, of the opponent
+//! u16, then each entry as code u16 and count u16, the mover's first.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -29,10 +30,47 @@ use crate::search::pvs::threat_state;
 use crate::types::{Color, Pos, Rule};
 
 /// The first bytes of a sample file.
-const MAGIC: &[u8; 4] = b"WZS1";
+const MAGIC: &[u8; 4] = b"WZS2";
 
-/// The score of a position whose record holds none.
-pub const NO_SCORE: i32 = i32::MIN;
+/// A search score of the side to move, from its own view, and whose search gave it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// wuzi's `depth D score S`, in the evaluation's points.
+    Wuzi(i32),
+    /// Rapfi's `Eval V`, in its points (a win chance of `sigmoid(V / 250)`, see
+    /// [`RAPFI_SCALE`]); its mates read as [`RAPFI_MATE`] either way.
+    Rapfi(i32),
+}
+
+/// Rapfi's points per unit of the sigmoid that reads its evaluation as a win chance.
+pub const RAPFI_SCALE: f64 = 250.0;
+
+/// A Rapfi mate score (`+M21`, `-M6`) as points.
+pub const RAPFI_MATE: i32 = 30_000;
+
+/// The score in a message line, if it holds one: wuzi's `depth D score S ...` or Rapfi's
+/// `Depth D-S | Eval V | ...` (with or without the runner's `MESSAGE ` prefix).
+pub fn parse_score(text: &str) -> Option<Score> {
+    let text = text.strip_prefix("MESSAGE ").unwrap_or(text);
+    let mut words = text.split_whitespace();
+    if words.next() == Some("depth") && words.nth(1) == Some("score") {
+        return words.next()?.parse().ok().map(Score::Wuzi);
+    }
+    if !text.contains("Depth ") {
+        return None;
+    }
+    let value = text
+        .split('|')
+        .find_map(|part| part.trim().strip_prefix("Eval "))?;
+    let value = value.trim();
+    if let Some(mate) = value.strip_prefix("+M") {
+        mate.parse::<u32>().ok().map(|_| Score::Rapfi(RAPFI_MATE))
+    } else if let Some(mate) = value.strip_prefix("-M") {
+        mate.parse::<u32>().ok().map(|_| Score::Rapfi(-RAPFI_MATE))
+    } else {
+        value.parse().ok().map(Score::Rapfi)
+    }
+}
 
 /// One position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,8 +81,8 @@ pub struct Sample {
     pub mover: Color,
     /// [`threat_state`] of the position.
     pub threat_state: u8,
-    /// The mover's search score for the position, or [`NO_SCORE`].
-    pub score: i32,
+    /// The mover's search score for the position, if the record has one.
+    pub score: Option<Score>,
     /// `(shape code, empty cells with it)` of the mover, then of the opponent, codes rising.
     pub cells: [Vec<(u16, u16)>; 2],
 }
@@ -82,11 +120,10 @@ impl Game {
 /// the positions.
 const KEPT_REASONS: [&str; 4] = ["five", "renju foul", "board full", "ply limit"];
 
-/// The score of the last `depth D score S` message of each ply in a record (the mover's
-/// view; the deepest completed iteration comes last), by ply. A `MESSAGE ` prefix, as the
-/// runner keeps it, is skipped.
-pub fn search_scores(game: &Value) -> Vec<(u64, i32)> {
-    let mut scores: Vec<(u64, i32)> = Vec::new();
+/// The score of the last message of each ply that holds one (see [`parse_score`]; the
+/// deepest completed iteration comes last), by ply.
+pub fn search_scores(game: &Value) -> Vec<(u64, Score)> {
+    let mut scores: Vec<(u64, Score)> = Vec::new();
     for m in game
         .get("messages")
         .and_then(Value::as_array)
@@ -98,17 +135,9 @@ pub fn search_scores(game: &Value) -> Vec<(u64, i32)> {
         ) else {
             continue;
         };
-        let text = text.strip_prefix("MESSAGE ").unwrap_or(text);
-        let mut words = text.split_whitespace();
-        if words.next() != Some("depth") || words.nth(1) != Some("score") {
-            continue;
-        }
-        let Some(score) = words.next().and_then(|w| w.parse::<i32>().ok()) else {
+        let Some(score) = parse_score(text) else {
             continue;
         };
-        if score == NO_SCORE {
-            continue;
-        }
         match scores.iter_mut().find(|(p, _)| *p == ply) {
             Some(entry) => entry.1 = score,
             None => scores.push((ply, score)),
@@ -131,9 +160,9 @@ fn code_counts(pos: &Position, color: Color, counts: &mut [u16; SHAPE_CODES]) ->
         .collect()
 }
 
-/// The sample of a position, with the mover's search score `score` ([`NO_SCORE`] for none);
-/// `counts` is scratch space.
-pub fn sample_of(pos: &Position, score: i32, counts: &mut [u16; SHAPE_CODES]) -> Sample {
+/// The sample of a position, with the mover's search score `score`; `counts` is scratch
+/// space.
+pub fn sample_of(pos: &Position, score: Option<Score>, counts: &mut [u16; SHAPE_CODES]) -> Sample {
     let me = pos.side_to_move();
     Sample {
         stones: pos.board().stone_count() as u16,
@@ -192,10 +221,7 @@ pub fn extract_game(line: &str) -> Option<Game> {
         }
         if i >= opening.len() && is_quiet(&pos) {
             let ply = pos.board().stone_count() as u64;
-            let score = scores
-                .iter()
-                .find(|(s, _)| *s == ply)
-                .map_or(NO_SCORE, |s| s.1);
+            let score = scores.iter().find(|(s, _)| *s == ply).map(|s| s.1);
             samples.push(sample_of(&pos, score, &mut counts));
         }
         pos.make_move(p);
@@ -224,8 +250,13 @@ pub fn write_games(out: &mut impl Write, games: &[Game]) -> Result<()> {
         bytes.extend_from_slice(&(g.samples.len() as u16).to_le_bytes());
         for s in &g.samples {
             bytes.extend_from_slice(&s.stones.to_le_bytes());
-            bytes.extend_from_slice(&[s.mover.index() as u8, s.threat_state]);
-            bytes.extend_from_slice(&s.score.to_le_bytes());
+            let (kind, score) = match s.score {
+                None => (0u8, 0i32),
+                Some(Score::Wuzi(v)) => (1, v),
+                Some(Score::Rapfi(v)) => (2, v),
+            };
+            bytes.extend_from_slice(&[s.mover.index() as u8, s.threat_state, kind]);
+            bytes.extend_from_slice(&score.to_le_bytes());
             for side in &s.cells {
                 bytes.extend_from_slice(&(side.len() as u16).to_le_bytes());
             }
@@ -285,7 +316,14 @@ pub fn read_games(input: &mut impl Read) -> Result<Vec<Game>> {
                 other => bail!("bad mover {other}"),
             };
             let threat_state = b.u8()?;
-            let score = b.u32()? as i32;
+            let kind = b.u8()?;
+            let value = b.u32()? as i32;
+            let score = match kind {
+                0 => None,
+                1 => Some(Score::Wuzi(value)),
+                2 => Some(Score::Rapfi(value)),
+                other => bail!("bad score kind {other}"),
+            };
             let lens = [b.u16()?, b.u16()?];
             let mut cells = [Vec::new(), Vec::new()];
             for (side, &len) in cells.iter_mut().zip(&lens) {
@@ -357,6 +395,15 @@ pub fn samples_path(out: &Path, record: &Path) -> PathBuf {
     out.join(stem).with_extension("samples")
 }
 
+/// Whether the file at `path` starts with this layout's magic (a file of an older layout is
+/// extracted again).
+fn has_magic(path: &Path) -> bool {
+    let mut head = [0; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == MAGIC)
+}
+
 /// Extracts every record file of `inputs` whose sample file in `out` is missing or older,
 /// writing each through a temporary file so a sample file that exists is complete.
 pub fn extract(inputs: &[PathBuf], out: &Path) -> Result<ExtractReport> {
@@ -366,7 +413,7 @@ pub fn extract(inputs: &[PathBuf], out: &Path) -> Result<ExtractReport> {
         let target = samples_path(out, &record);
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
         if let (Some(done), Some(source)) = (modified(&target), modified(&record)) {
-            if done >= source {
+            if done >= source && has_magic(&target) {
                 report.files_kept += 1;
                 continue;
             }
@@ -387,8 +434,13 @@ pub fn extract(inputs: &[PathBuf], out: &Path) -> Result<ExtractReport> {
     Ok(report)
 }
 
-/// A sample file's games, with the file's name (the key of its games' held-out split).
+/// The games of every sample file in `dir`, each file's with its name prefixed by the
+/// folder's (`games/batch-renju-self-3`: the key of its games' held-out split).
 pub fn load(dir: &Path) -> Result<Vec<(String, Vec<Game>)>> {
+    let folder = dir
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("{}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -399,11 +451,8 @@ pub fn load(dir: &Path) -> Result<Vec<(String, Vec<Game>)>> {
     for path in files {
         let mut file = std::fs::File::open(&path)?;
         let games = read_games(&mut file).with_context(|| format!("{}", path.display()))?;
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        out.push((name, games));
+        let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+        out.push((format!("{folder}/{stem}"), games));
     }
     Ok(out)
 }
@@ -411,6 +460,36 @@ pub fn load(dir: &Path) -> Result<Vec<(String, Vec<Game>)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_of_both_engines_are_read() {
+        let cases = [
+            (
+                "MESSAGE depth 7 score -145 nodes 839 pv 4,5",
+                Some(Score::Wuzi(-145)),
+            ),
+            ("depth 3 score 12 nodes 9", Some(Score::Wuzi(12))),
+            (
+                "MESSAGE Depth 13-17 | Eval 213 | Time 3ms | N6 K6",
+                Some(Score::Rapfi(213)),
+            ),
+            (
+                "MESSAGE Depth 14-17 | Eval +M21 | Time 34ms | G10",
+                Some(Score::Rapfi(RAPFI_MATE)),
+            ),
+            (
+                "Speed 246K | Depth 16-17 | Eval -M6 | Node 15K",
+                Some(Score::Rapfi(-RAPFI_MATE)),
+            ),
+            ("MESSAGE OptiTime 63ms | MaxTime 70ms", None),
+            ("MESSAGE depth 3 score x nodes 1", None),
+            ("MESSAGE Depth 2-3 | Eval +Mx | Time 0ms", None),
+            ("VCF found: 1 moves, first 7,4", None),
+        ];
+        for (text, score) in cases {
+            assert_eq!(parse_score(text), score, "{text}");
+        }
+    }
 
     const RECORD: &str = r#"{"game":7,"round":1,"black":"a","white":"b","rule":"freestyle","width":15,"height":15,"opening":["7,7","8,8"],"opening_source":"x","moves":["7,8","9,9","7,9","6,6","7,6","7,10","7,5"],"times_ms":[1,1,1,1,1,1,1],"result":"1-0","winner":"black","winner_name":"a","reason":"five","detail":"","messages":[{"ply":2,"color":"black","text":"MESSAGE depth 1 score 40 nodes 5"},{"ply":2,"color":"black","text":"MESSAGE depth 2 score 25 nodes 9"},{"ply":3,"color":"white","text":"depth 3 score -31 nodes 9"},{"ply":4,"color":"black","text":"vcf win"}],"peak_memory":{"black":null,"white":null}}"#;
 
@@ -426,9 +505,9 @@ mod tests {
         // the search reads those out, so only the first four positions are kept.
         let stones: Vec<u16> = game.samples.iter().map(|s| s.stones).collect();
         assert_eq!(stones, [2, 3, 4, 5]);
-        assert_eq!(game.samples[0].score, 25);
-        assert_eq!(game.samples[1].score, -31);
-        assert_eq!(game.samples[2].score, NO_SCORE);
+        assert_eq!(game.samples[0].score, Some(Score::Wuzi(25)));
+        assert_eq!(game.samples[1].score, Some(Score::Wuzi(-31)));
+        assert_eq!(game.samples[2].score, None);
         assert_eq!(game.samples[0].mover, Color::Black);
         assert_eq!(game.samples[1].mover, Color::White);
         // Every empty cell is counted once per colour.
