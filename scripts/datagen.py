@@ -10,7 +10,8 @@ Batch i (0, 1, ...) plays --games games of wuzi against one opponent under one r
 opponents and rules taken in turn (i modulo their count), from the balanced openings with
 random order and symmetry under seed SEED+i. `self` is wuzi against a copy of itself. Each
 batch is written to DIR/batch-RULE-NAME-i.jsonl through a temporary file, so a batch that is
-there is complete: running the command again plays only the batches that are missing. The
+there is complete: running the command again plays only the batches that are missing (a batch
+that fails, e.g. an engine too slow to start, is left for then; five in a row stop it). The
 records keep every move, the result and the engines' MESSAGE lines (wuzi's give its search
 score), which is what the evaluation fit reads.
 
@@ -23,6 +24,8 @@ Options (defaults in brackets):
   --concurrency N games at a time [2]
   --wuzi PATH     the wuzi binary [target/release/pbrain-wuzi, built first]
   --out DIR       [data/games]
+  --runner-args A more wuzi-match options, one string (e.g. "--tolerance-ms 3000
+                  --max-memory 67108864" for engines slow to start or to size their tables)
 """
 import os
 import shutil
@@ -31,6 +34,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
+# Batches that may fail in a row (left for a later run) before the run gives up.
+MAX_FAILURES = 5
 
 
 def fail(message):
@@ -40,7 +45,8 @@ def fail(message):
 
 def parse_args(argv):
     opts = {"rules": ["freestyle", "standard", "renju"], "batches": 100, "games": 20,
-            "tc": "100/0", "seed": 1, "concurrency": 2, "wuzi": None, "out": "data/games"}
+            "tc": "100/0", "seed": 1, "concurrency": 2, "wuzi": None, "out": "data/games",
+            "runner-args": ""}
     opponents = []
     items = []
     for arg in argv:
@@ -64,7 +70,7 @@ def parse_args(argv):
                     opts[key] = int(value)
                 except ValueError:
                     fail(f"{item} takes a whole number, not {value!r}")
-            elif key in ("tc", "wuzi", "out"):
+            elif key in ("tc", "wuzi", "out", "runner-args"):
                 opts[key] = value
             else:
                 fail(f"unknown option {item}")
@@ -110,10 +116,15 @@ def main():
         subprocess.check_call(["cargo", "build", "--release", "--bin", "wuzi-match"], cwd=ROOT)
     os.makedirs(opts["out"], exist_ok=True)
     wuzi = os.path.join(opts["out"], "pbrain-wuzi")
+    runner = os.path.join(opts["out"], "wuzi-match")
+    # The player and the runner are fixed for the whole data set: later runs resume with the
+    # same binaries, and rebuilding the checkout does not touch a running batch.
     if not os.path.exists(wuzi):
-        # The player is fixed for the whole data set: later runs resume with the same binary.
         shutil.copy2(opts["wuzi"], wuzi)
+    if not os.path.exists(runner):
+        shutil.copy2(os.path.join(ROOT, "target", "release", "wuzi-match"), runner)
     pairs = schedule(opts, opponents)
+    failures = 0
     for i in range(opts["batches"]):
         name, command, rule = pairs[i % len(pairs)]
         path = os.path.join(opts["out"], f"batch-{rule}-{name}-{i}.jsonl")
@@ -129,18 +140,23 @@ def main():
         partial = path + ".partial"
         if os.path.exists(partial):
             os.remove(partial)
-        argv = [os.path.join(ROOT, "target", "release", "wuzi-match"),
+        argv = [runner,
                 "--engine", f"cmd={wuzi}", "name=wuzi", *opponent,
                 "--rule", str(RULES[rule]), "--size", "15", "--tc", opts["tc"],
                 "--openings", openings, "--random-order", "--symmetry",
                 "--seed", str(opts["seed"] + i), "--games", str(opts["games"]),
                 "--concurrency", str(opts["concurrency"]), "--skip-unparsable",
-                "--max-memory", str(128 << 20), "--tolerance-ms", "3000",
-                "--quiet", "--report", "0", "--jsonl", partial]
+                "--quiet", "--report", "0", "--jsonl", partial, *opts["runner-args"].split()]
         print(f"== batch {i}: wuzi vs {name}, {rule}", flush=True)
         status = subprocess.call(argv, stdout=subprocess.DEVNULL)
         if status != 0:
-            fail(f"batch {i}: wuzi-match exited with status {status}")
+            # An engine slow to start under load stops a batch; a later run plays it again.
+            failures += 1
+            print(f"datagen: batch {i}: wuzi-match exited with status {status}", file=sys.stderr)
+            if failures >= MAX_FAILURES:
+                fail(f"{failures} batches in a row failed")
+            continue
+        failures = 0
         os.rename(partial, path)
 
 

@@ -9,6 +9,10 @@ use crate::board::pattern::{Combo, Pattern, PatternTable};
 use crate::board::Board;
 use crate::types::{Color, Pos, Rule};
 
+pub mod learned;
+pub mod shape_code;
+mod weights;
+
 /// Points a line shape is worth to the side that would play it, by [`Pattern`] order:
 /// Dead, Overline, One, Two, FlexTwo, Three, FlexThree, Four, FlexFour, Five.
 ///

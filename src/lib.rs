@@ -11,4 +11,5 @@ pub mod notation;
 pub mod position;
 pub mod protocol;
 pub mod search;
+pub mod tune;
 pub mod types;

@@ -18,6 +18,8 @@ use crate::board::forbidden;
 use crate::board::lines::PAD;
 use crate::board::pattern::{Combo, PatternTable};
 use crate::board::Board;
+use crate::eval::learned::{self, CellValues, ENGINE_VALUES};
+use crate::eval::THREAT_STATES;
 use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, STRIDE};
 
 mod scratch;
@@ -26,7 +28,7 @@ mod threats;
 mod update;
 
 pub use shape::Shape;
-use shape::{combo_table, COMBO_SLOTS, FOUL_BIT};
+use shape::{shape_table, COMBO_SLOTS, FOUL_BIT};
 use update::{Frame, Saved, FRAME_SLOTS, SAVED_SLOTS};
 
 /// Slots of a colour's combination counts: every four-bit code, so a raw code indexes them
@@ -93,7 +95,10 @@ pub struct Position {
     /// Bits `PAD - reach ..= PAD + reach` of a line: the cells a stone can affect, with the
     /// stone at bit `PAD` (see [`PatternTable::reach`]).
     window: u32,
-    combos: &'static [u32; COMBO_SLOTS],
+    /// The shape tables of black's and of white's cells (see [`shape_table`]).
+    combos: [&'static [Shape; COMBO_SLOTS]; 2],
+    /// The threat-state bonuses of black and of white when to move.
+    threats: [&'static [i32; THREAT_STATES]; 2],
     /// Indexed by [`Pos::index`]; see [`SLOTS`].
     shapes: Box<[[Shape; 2]; SLOTS]>,
     totals: Totals,
@@ -121,8 +126,14 @@ pub struct Position {
 }
 
 impl Position {
-    /// Threat state for a board.
+    /// Threat state for a board, with the evaluation values the engine plays with.
     pub fn new(board: &Board) -> Position {
+        Position::with_values(board, ENGINE_VALUES)
+    }
+
+    /// Threat state for a board, with the evaluation values `values`.
+    pub fn with_values(board: &Board, values: CellValues) -> Position {
+        let rule = board.rule();
         let mut pos = Position {
             board: board.clone(),
             table: PatternTable::for_rule(board.rule()),
@@ -130,7 +141,8 @@ impl Position {
                 let reach = PatternTable::reach(board.rule());
                 ((1u32 << (2 * reach + 1)) - 1) << (PAD - reach)
             },
-            combos: combo_table(),
+            combos: Color::ALL.map(|c| shape_table(values, rule, c)),
+            threats: Color::ALL.map(|c| learned::threat_table(values, rule, c)),
             shapes: Box::new([[Shape::DEAD; 2]; SLOTS]),
             keys: boxed_array(0),
             totals: Totals::ZERO,
@@ -234,10 +246,18 @@ impl Position {
             .sum()
     }
 
-    /// Sum of the values of `color`'s shapes over all empty cells.
+    /// Sum of the evaluation values of `color`'s shapes over all empty cells (see
+    /// [`Shape::eval_value`]).
     #[inline]
     pub fn value_sum(&self, color: Color) -> i32 {
         self.totals.value_sum[color.index()]
+    }
+
+    /// The side to move's evaluation bonus for the threat state `state` (see
+    /// `search::pvs::threat_state`).
+    #[inline]
+    pub fn threat_bonus(&self, state: usize) -> i32 {
+        self.threats[self.side_to_move().index()][state & (THREAT_STATES - 1)]
     }
 
     /// True if `pos` is empty and within two cells of a stone.

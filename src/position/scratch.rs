@@ -90,10 +90,11 @@ impl Position {
             for color in Color::ALL {
                 let shape = Shape::from_patterns(
                     CellShape::at(&self.board, &self.table, p, color).patterns,
+                    self.combos[color.index()],
                 );
                 shapes[p.index()][color.index()] = shape;
                 totals.combo_count[color.index()][shape.combo() as usize] += 1;
-                totals.value_sum[color.index()] += shape.value();
+                totals.value_sum[color.index()] += shape.eval_value();
             }
         }
         (shapes, totals)

@@ -6,7 +6,9 @@ use std::sync::OnceLock;
 
 use super::boxed_array;
 use crate::board::pattern::{Combo, Pattern};
+use crate::eval::learned::{self, CellValues};
 use crate::eval::CellShape;
+use crate::types::{Color, Rule};
 
 /// Threat state of one empty cell for one colour: eight bytes, so a cell's pair of shapes
 /// moves as one 16-byte value when the update saves and restores it.
@@ -16,7 +18,8 @@ pub struct Shape {
     /// Shape per direction, four bits each: direction `d` in bits `4d..4d + 4`. Packed, the
     /// four shapes are the combination table's index, and the update replaces one direction
     /// with a mask and a shift (as an array of bytes, rebuilding the index and the array took
-    /// a fifth of the make+undo instructions).
+    /// a fifth of the make+undo instructions). Bits 16..32 hold the cell's evaluation value
+    /// (signed), which the table's entry brings along; the index masks them off.
     pub(super) packed: u32,
     /// The combination table's entry for `packed`: `value << 6 | foul << 5 | four << 4 |
     /// combo`, where `four` is set when the combo is at least [`Combo::Four`] and `foul` when
@@ -72,16 +75,21 @@ impl Shape {
         (self.entry as i32) >> VALUE_SHIFT
     }
 
-    pub(super) fn from_patterns(patterns: [Pattern; 4]) -> Shape {
-        Shape::from_packed(pack(patterns), combo_table())
+    /// What the cell adds to its colour's evaluation sum (`Position::value_sum`): the
+    /// classic [`Shape::value`] or a learned value (see [`learned`]).
+    #[inline(always)]
+    pub fn eval_value(&self) -> i32 {
+        (self.packed as i32) >> 16
     }
 
+    pub(super) fn from_patterns(patterns: [Pattern; 4], table: &[Shape; COMBO_SLOTS]) -> Shape {
+        Shape::from_packed(pack(patterns), table)
+    }
+
+    /// The shape whose four directions are the low 16 bits of `packed` (the rest is ignored).
     #[inline(always)]
-    pub(super) fn from_packed(packed: u32, table: &[u32; COMBO_SLOTS]) -> Shape {
-        Shape {
-            packed,
-            entry: table[packed as usize & (COMBO_SLOTS - 1)],
-        }
+    pub(super) fn from_packed(packed: u32, table: &[Shape; COMBO_SLOTS]) -> Shape {
+        table[packed as usize & (COMBO_SLOTS - 1)]
     }
 }
 
@@ -107,29 +115,45 @@ const VALUE_SHIFT: u32 = 6;
 /// 64-byte row of sixteen.
 pub(super) const COMBO_SLOTS: usize = 1 << 16;
 
-/// Combined shape and value of every four-pattern tuple, indexed by [`pack`].
-///
-/// Entries are packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32`, the value
-/// signed (see [`combo_entry`]); a one-byte combo table with values kept by weight
-/// differences measured no faster.
-pub(super) fn combo_table() -> &'static [u32; COMBO_SLOTS] {
-    static TABLE: OnceLock<Box<[u32; COMBO_SLOTS]>> = OnceLock::new();
-    TABLE.get_or_init(|| {
+/// The shape of every four-pattern tuple, indexed by [`pack`], with the evaluation values
+/// of `values` for `color`'s cells under `rule`: the combined shape and classic value in the
+/// entry, packed as `value << 6 | foul << 5 | four << 4 | combo` in a `u32`, the value signed
+/// (see [`combo_entry`]), and the evaluation value in the high half of `packed` (clamped to
+/// 16 bits). One table per choice of values, slot of the learned tables (see
+/// [`learned::EvalSlot`]) or the classic values, built once.
+pub(super) fn shape_table(
+    values: CellValues,
+    rule: Rule,
+    color: Color,
+) -> &'static [Shape; COMBO_SLOTS] {
+    static TABLES: [OnceLock<Box<[Shape; COMBO_SLOTS]>>; 1 + learned::EvalSlot::COUNT] =
+        [const { OnceLock::new() }; 1 + learned::EvalSlot::COUNT];
+    let index = match (values, learned::EvalSlot::of(rule, color)) {
+        (CellValues::Learned, Some(slot)) => 1 + slot as usize,
+        _ => 0,
+    };
+    TABLES[index].get_or_init(|| {
         let n = Pattern::COUNT;
-        let mut table = boxed_array(0);
+        let mut table = boxed_array(Shape::DEAD);
         for i in 0..n * n * n * n {
             let patterns = [i % n, i / n % n, i / (n * n) % n, i / (n * n * n)]
                 .map(|p| Pattern::from_u8(p as u8));
             let combo = Combo::of(patterns);
             let value = CellShape { patterns, combo }.value();
             let foul = Combo::is_foul_candidate(patterns);
-            table[pack(patterns) as usize] = combo_entry(value, combo, foul);
+            let eval = learned::cell_value(values, rule, color, patterns)
+                .clamp(i16::MIN.into(), i16::MAX.into());
+            let packed = pack(patterns);
+            table[packed as usize] = Shape {
+                packed: packed | (eval as u32) << 16,
+                entry: combo_entry(value, combo, foul),
+            };
         }
         table
     })
 }
 
-/// One entry of [`combo_table`]. The value is stored signed (read back by an arithmetic
+/// One entry of [`shape_table`]. The value is stored signed (read back by an arithmetic
 /// shift): fitted weights may make a combination worth less than nothing.
 fn combo_entry(value: i32, combo: Combo, foul: bool) -> u32 {
     debug_assert!((-(1 << (31 - VALUE_SHIFT))..1 << (31 - VALUE_SHIFT)).contains(&value));

@@ -133,7 +133,7 @@ impl Position {
         self.saved_len += 1;
         for (c, shape) in here.iter().enumerate() {
             self.totals.combo_count[c][shape.combo() as usize] -= 1;
-            self.totals.value_sum[c] -= shape.value();
+            self.totals.value_sum[c] -= shape.eval_value();
             self.fours[c][pos.yu()] &= !(1 << pos.x);
         }
         self.board.make_move(pos);
@@ -266,12 +266,12 @@ impl Position {
                             continue;
                         }
                         let packed = (old.packed & !(15 << SHIFT)) | fresh[c];
-                        let new = Shape::from_packed(packed, combos);
+                        let new = Shape::from_packed(packed, combos[c]);
                         // Raw combo codes: no conversion to `Combo` in the hot loop.
                         let (old_code, new_code) = (old.code(), new.code());
                         totals.combo_count[c][old_code] -= 1;
                         totals.combo_count[c][new_code] += 1;
-                        totals.value_sum[c] += new.value() - old.value();
+                        totals.value_sum[c] += new.eval_value() - old.eval_value();
                         cell[c] = new;
                         if (old.entry ^ new.entry) & FOUR_BIT != 0 {
                             flip_bit(&mut fours[c], index);

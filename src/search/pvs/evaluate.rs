@@ -3,7 +3,7 @@
 //! threats.
 
 use crate::board::pattern::Combo;
-use crate::eval::{threat_bonus, MOVER_EIGHTHS, OPPONENT_EIGHTHS};
+use crate::eval::{MOVER_EIGHTHS, OPPONENT_EIGHTHS};
 use crate::position::Position;
 
 /// Static evaluation for the side to move: its shape potential against the opponent's, the
@@ -16,10 +16,10 @@ pub fn evaluate(pos: &Position) -> i32 {
     let op = me.opponent();
     let own = pos.value_sum(me);
     let opp = pos.value_sum(op);
-    (own * MOVER_EIGHTHS - opp * OPPONENT_EIGHTHS) / 8 + threat_bonus(pos.rule())[threat_state(pos)]
+    (own * MOVER_EIGHTHS - opp * OPPONENT_EIGHTHS) / 8 + pos.threat_bonus(threat_state(pos))
 }
 
-/// The threats on the board as the side to move sees them, an index into [`threat_bonus`]:
+/// The threats on the board as the side to move sees them, an index into [`Position::threat_bonus`]:
 /// bit 0, the mover can make a four; 1, a four-three; 2, [`mover_double_three`]; 3, the
 /// opponent can make a four; 4, a four-three; 5, a flexible four (it has an open three the
 /// mover must answer); 6, a double three (not a renju foul). The cell sums count each

@@ -1,0 +1,266 @@
+//! `wuzi-tune` end to end: games played by `wuzi-match` (the engine on a small node budget
+//! against the scripted random engine) are extracted into sample files and fitted, through
+//! the real binaries.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use wuzi::board::pattern::Combo;
+use wuzi::board::Board;
+use wuzi::position::Position;
+use wuzi::tune::samples::{self, Score};
+use wuzi::types::{Pos, Rule};
+
+/// The scripted engine (`tests/engines/test_engine.rs`, built by `cargo test`).
+fn test_engine() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("test executable lives in target/<profile>/deps");
+    let name = format!("wuzi-test-engine{}", std::env::consts::EXE_SUFFIX);
+    let path = profile_dir.join("examples").join(name);
+    assert!(path.exists(), "test engine not built at {}", path.display());
+    path
+}
+
+/// A scratch folder, removed when the test passes.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
+    let dir = std::env::temp_dir().join(format!("wuzi-tune-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    TempDir(dir)
+}
+
+/// Runs `wuzi-tune` with `args`; returns its stdout, failing the test unless it succeeds.
+fn tune(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
+        .args(args)
+        .output()
+        .expect("run wuzi-tune");
+    assert!(
+        out.status.success(),
+        "wuzi-tune {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// Plays `games` games of the engine (3,000 nodes a move) against the random engine under `rule`.
+fn play(dir: &Path, rule: &str, games: u32) -> PathBuf {
+    let jsonl = dir.join(format!("games-{rule}.jsonl"));
+    let status = Command::new(env!("CARGO_BIN_EXE_wuzi-match"))
+        .args([
+            "--engine",
+            &format!("cmd={}", env!("CARGO_BIN_EXE_pbrain-wuzi")),
+            "name=wuzi",
+            "info=max_node=3000",
+            "--engine",
+            &format!("cmd='{}' random seed=3", test_engine().display()),
+            "name=random",
+            "--rule",
+            rule,
+            "--games",
+            &games.to_string(),
+            "--tc",
+            "60000/0",
+            "--quiet",
+            "--report",
+            "0",
+            "--jsonl",
+            jsonl.to_str().expect("UTF-8 path"),
+        ])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("run wuzi-match");
+    assert!(status.success());
+    jsonl
+}
+
+/// The positions of a record the evaluation could be asked about, counted here from the
+/// record itself: after the opening, neither side with a five to make, the mover without a
+/// flexible or double four. With each, the last `depth D score S` message of its ply.
+fn expected_positions(record: &Value) -> Vec<(usize, Option<i32>)> {
+    let rule = Rule::from_name(record["rule"].as_str().expect("rule")).expect("a rule");
+    let board = Board::new(15, 15, rule).expect("board");
+    let mut pos = Position::new(&board);
+    let point = |v: &Value| {
+        let (x, y) = v.as_str().expect("a point").split_once(',').expect("x,y");
+        Pos::new(x.parse().expect("x"), y.parse().expect("y"))
+    };
+    let opening: Vec<Pos> = record["opening"]
+        .as_array()
+        .expect("opening")
+        .iter()
+        .map(point)
+        .collect();
+    let moves: Vec<Pos> = record["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(point)
+        .collect();
+    let mut out = Vec::new();
+    for (i, &p) in opening.iter().chain(&moves).enumerate() {
+        let me = pos.side_to_move();
+        let op = me.opponent();
+        let forced = pos.combo_count(me, Combo::Five) > 0
+            || pos.combo_count(op, Combo::Five) > 0
+            || pos.combo_count(me, Combo::FlexFour) > 0
+            || pos.combo_count(me, Combo::DoubleFour) > 0;
+        if i >= opening.len() && !forced {
+            let score = record["messages"]
+                .as_array()
+                .expect("messages")
+                .iter()
+                .rev()
+                .filter(|m| m["ply"].as_u64() == Some(i as u64))
+                .find_map(|m| {
+                    let text = m["text"].as_str()?;
+                    let text = text.strip_prefix("MESSAGE ").unwrap_or(text);
+                    let rest = text.strip_prefix("depth ")?;
+                    let (_, rest) = rest.split_once(" score ")?;
+                    rest.split_whitespace().next()?.parse().ok()
+                });
+            out.push((i, score));
+        }
+        pos.make_move(p);
+    }
+    out
+}
+
+#[test]
+fn extracts_match_records_and_fits_them_reproducibly() {
+    let dir = temp_dir("pipeline");
+    let records = [play(&dir.0, "freestyle", 2), play(&dir.0, "renju", 2)];
+    let out = dir.0.join("samples");
+    let out_arg = out.to_str().expect("UTF-8");
+
+    let mut expected = Vec::new();
+    for path in &records {
+        let text = std::fs::read_to_string(path).expect("records");
+        let games: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+        assert_eq!(games.len(), 2);
+        expected.push(games.iter().map(expected_positions).collect::<Vec<_>>());
+    }
+    let total: usize = expected.iter().flatten().map(Vec::len).sum();
+    assert!(total > 10, "{total} positions");
+
+    let report = tune(&[
+        "extract",
+        "--out",
+        out_arg,
+        records[0].to_str().expect("UTF-8"),
+    ]);
+    let first: usize = expected[0].iter().map(Vec::len).sum();
+    assert_eq!(
+        report.trim(),
+        format!("1 record files read (2 games, {first} positions), 0 already extracted")
+    );
+    // The whole folder: only the new record file is read.
+    let dir_arg = dir.0.to_str().expect("UTF-8");
+    let report = tune(&["extract", "--out", out_arg, dir_arg]);
+    assert_eq!(
+        report.trim(),
+        format!(
+            "1 record files read (2 games, {} positions), 1 already extracted",
+            total - first
+        )
+    );
+
+    // The samples hold every expected position in order, with its score.
+    let files = samples::load(&out).expect("sample files");
+    assert_eq!(files.len(), 2);
+    let mut scored = 0;
+    for ((_, games), expected) in files.iter().zip(&expected) {
+        for (game, positions) in games.iter().zip(expected) {
+            let got: Vec<(usize, Option<i32>)> = game
+                .samples
+                .iter()
+                .map(|s| {
+                    let score = match s.score {
+                        Some(Score::Wuzi(v)) => Some(v),
+                        None => None,
+                        other => panic!("{other:?}: only wuzi searches here"),
+                    };
+                    (s.stones as usize, score)
+                })
+                .collect();
+            assert_eq!(&got, positions);
+            scored += positions.iter().filter(|p| p.1.is_some()).count();
+        }
+    }
+    assert!(scored > 0, "the engine's scores are read");
+
+    // The same seed gives the same tables; the source names the command.
+    let write = |sub: &str, seed: &str| {
+        let folder = dir.0.join(sub);
+        std::fs::create_dir_all(&folder).expect("folder");
+        let path = folder.join("weights.rs");
+        let p = path.to_str().expect("UTF-8").to_string();
+        tune(&[
+            "fit",
+            "--samples",
+            out_arg,
+            "--iterations",
+            "20",
+            "--seed",
+            seed,
+            "--write",
+            &p,
+        ]);
+        let text = std::fs::read_to_string(&path).expect("weights");
+        text.replace(folder.to_str().expect("UTF-8"), "FOLDER")
+    };
+    let (a, b, c) = (write("a", "5"), write("b", "5"), write("c", "6"));
+    assert!(a == b, "one seed, two results");
+    assert!(a != c, "the seed has no effect");
+    assert!(a.contains("--iterations 20 --seed 5"), "{a}");
+    assert_eq!(
+        a.matches("    [\n").count(),
+        8,
+        "four cell and four threat tables"
+    );
+    assert!(a != tune_classic(&dir.0), "the fit did not move the tables");
+}
+
+/// The classic tables as `wuzi-tune classic` writes them.
+fn tune_classic(dir: &Path) -> String {
+    let path = dir.join("classic.rs");
+    tune(&["classic", "--write", path.to_str().expect("UTF-8")]);
+    std::fs::read_to_string(path).expect("weights")
+}
+
+#[test]
+fn bad_command_lines_exit_with_status_2() {
+    for args in [
+        vec![],
+        vec!["fit"],
+        vec!["fit", "--samples"],
+        vec!["fit", "--samples", "x", "--model", "both"],
+        vec!["extract", "--out", "x"],
+        vec!["classic"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
+            .args(&args)
+            .output()
+            .expect("run wuzi-tune");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
