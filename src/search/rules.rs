@@ -1,7 +1,7 @@
-//! How the search differs by rule. Each field of [`RuleSettings`] is a choice that matches
-//! settled rule by rule; the ids on each field are rows of `docs/experiments.md`. The
-//! evaluation's own per-rule choice, the threat-state bonus table, is
-//! [`crate::eval::threat_bonus`].
+//! How the search differs by rule. Every rule searches with one shared value of each field of
+//! [`RuleSettings`] unless its own matches showed a difference; the ids on each field are
+//! rows of `docs/experiments.md`. The evaluation's own per-rule choice, the threat-state
+//! bonus table, is [`crate::eval::threat_bonus`].
 
 use crate::board::pattern::Combo;
 use crate::board::Board;
@@ -15,36 +15,42 @@ const LATE_MOVE_LIMIT: [usize; 7] = [usize::MAX, 10, 14, 18, 24, 32, 40];
 /// The threat sequences the root defends against (see [`RuleSettings::root_defence`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Threats {
-    /// VCF: fours only.
+    /// VCF: fours only. No rule defends against these alone now (see
+    /// [`RuleSettings::root_defence`]); the root still knows how, for matches that try it.
+    #[expect(
+        dead_code,
+        reason = "no rule's settings choose it; the search still runs it"
+    )]
     Fours,
     /// VCT: threes and fours.
     FoursAndThrees,
 }
 
 /// The search's per-rule settings. Every rule is named in [`RuleSettings::for_rule`], so a
-/// new rule has to choose each of them.
+/// new rule has to say where it differs from the value the others share.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleSettings {
     /// Which threat sequences of the opponent the root defends against, if any: a search of
-    /// a few plies cannot read them. VCT under freestyle and standard (E-048, E-049; on
-    /// 20x20, E-199); VCF under renju (E-055; the VCT defence there: E-050, E-051, E-131,
-    /// E-298, E-367); none under caro (E-052, E-056, E-320, E-321).
+    /// a few plies cannot read them. VCTs (E-048, E-049; on 20x20, E-199): renju's VCF
+    /// defence (E-055) never showed a gain over that at the bar (E-050, E-051, E-131, E-298,
+    /// E-367). Caro defends against none, one of its own values (see
+    /// [`RuleSettings::for_rule`]; alone: E-052, E-056, E-320, E-321).
     pub root_defence: Option<Threats>,
-    /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]). 6 under
-    /// freestyle and standard (E-021, E-022; on 20x20, E-197). 4 under renju, where pruning at
-    /// 5 and 6 lost again and again (E-023, E-037, E-144, E-157, E-224, E-368; 3: E-026), and
-    /// under caro (E-032, E-324).
+    /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]): 6 (E-021, E-022;
+    /// on 20x20, E-197), except 4 under renju, where pruning at 5 and 6 lost again and again
+    /// (E-023, E-037, E-144, E-157, E-224, E-368; at 3: E-026), and under caro, one of its own
+    /// values (see [`RuleSettings::for_rule`]; alone: E-032, E-324).
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions (never above a four: a reducible move is a quiet one that also stays below
     /// this). A flexible three threatens a flexible four and must be answered, so it is
-    /// searched like a four under freestyle (E-071; on 20x20, E-198), renju (E-139, E-148) and
-    /// standard (E-170; alone, E-082, E-147); caro keeps the four (E-083, E-322).
+    /// searched like a four (E-071, E-139, E-148, E-170; on 20x20, E-198). Caro keeps the four,
+    /// one of its own values (see [`RuleSettings::for_rule`]; alone: E-083, E-322).
     pub own_threat_floor: Combo,
     /// Whether internal iterative reduction runs (a non-PV node with no table move, far enough
-    /// from the horizon, searched a ply shallower): freestyle (E-064; on 20x20, E-193), renju
-    /// (E-151; before it spared flexible threes, E-066) and standard (E-170; alone, E-065);
-    /// not caro (E-070, E-323).
+    /// from the horizon, searched a ply shallower): every rule (E-064, E-151, E-170; on 20x20,
+    /// E-193) but caro, one of its own values (see [`RuleSettings::for_rule`]; alone: E-070,
+    /// E-323).
     pub iir: bool,
     /// Whether the table's move may be extended as singular (see `SINGULAR_DEPTH` in
     /// `search::pvs`), or searched a ply shallower when the same test finds another move that
@@ -53,16 +59,14 @@ pub struct RuleSettings {
     pub singular: bool,
     /// The transposition table's keep margin (see `set_keep_margin` in `search::tt`): a
     /// non-exact store at most this many plies shallower than an entry of the same search for
-    /// the same position overwrites it. 0 (a deeper bound always stays) under freestyle
-    /// (E-154, E-190; on 20x20, E-168, E-192); 2 under standard (E-158, E-176), renju (E-155)
-    /// and caro (E-159, E-335).
+    /// the same position overwrites it. 2 (E-155, E-158, E-159, E-176, E-335), except 0 under
+    /// freestyle, where a deeper bound always stays (E-154, E-190; on 20x20, E-168, E-192).
     pub tt_keep_margin: i32,
     /// Plies less for the root's re-searches after a fail high at an aspiration window, until
     /// the next fail low: the move that failed high has just held at the full depth, and the
     /// shallower search settles the wider window sooner (the iteration still counts, and is
-    /// reported, as its own depth). One under freestyle (E-182, E-186); none under renju,
-    /// standard and caro (E-183..E-185, E-327) or on larger boards (see
-    /// [`RuleSettings::for_board`]).
+    /// reported, as its own depth). None, except one under freestyle (E-182, E-186; the others:
+    /// E-183..E-185, E-327), and none on larger boards (see [`RuleSettings::for_board`]).
     pub fail_high_reduction: i32,
     /// Whether the search leaves out idle points below the root when nothing is forced:
     /// points where neither colour's stone would build on another (see
@@ -73,7 +77,8 @@ pub struct RuleSettings {
     pub skip_idle_points: bool,
     /// Whether the move ordering puts the killers (the last two quiet moves that cut off at the
     /// same ply, cleared two plies down at each node: E-211) right after the table's move.
-    /// Standard and caro keep them (E-219, E-220, E-328); freestyle and renju order better
+    /// Standard, where dropping them lost (E-219), and caro, one of its own values (see
+    /// [`RuleSettings::for_rule`]; alone: E-220, E-328); freestyle and renju order better
     /// without (E-218).
     pub killers: bool,
     /// Whether the move ordering adds the history term (each quiet move that cut off credited
@@ -85,14 +90,14 @@ pub struct RuleSettings {
     /// Whether the root searches its fifth and later reducible moves (quiet, and below
     /// [`RuleSettings::own_threat_floor`] for the mover, as the tree's late-move reduction
     /// takes them) a ply shallower first, 3 or more plies deep, and again at the full depth
-    /// only when that beats the best so far. Freestyle, standard and caro (E-278, E-279,
-    /// E-290, E-287; earlier, E-067); not renju (E-286, E-369) nor larger boards (see
+    /// only when that beats the best so far. Every rule (E-278, E-279, E-287, E-290; earlier,
+    /// E-067); renju without it never showed a gain (E-286, E-369); not on larger boards (see
     /// [`RuleSettings::for_board`]).
     pub root_reduction: bool,
     /// Whether the VCF solver tries the plain fours of one combination by the attacker's shape
     /// value there (line weights and combination bonus: the four that also builds most), best
-    /// first, instead of in board order. Every rule but renju (E-345); renju keeps board order
-    /// (E-346; variants for one colour: E-349, E-358, E-361).
+    /// first, instead of in board order. Every rule (E-345); renju's board order never showed a
+    /// gain over it (E-346; one colour by value: E-349, E-358, E-361).
     pub vcf_fours_by_value: bool,
 }
 
@@ -101,6 +106,24 @@ pub struct RuleSettings {
 /// ([`RuleSettings::skip_idle_points`]) and the root's reduction
 /// ([`RuleSettings::root_reduction`]) apply: each gained on 15x15, not on 20x20.
 const SMALL_BOARD_MAX_CELLS: usize = 15 * 15;
+
+/// The settings every rule searches with unless its own matches showed a difference (see
+/// [`RuleSettings::for_rule`]): a difference that never reached the adoption bar of
+/// `docs/experiments.md` goes back to this value.
+const SHARED: RuleSettings = RuleSettings {
+    root_defence: Some(Threats::FoursAndThrees),
+    late_move_depth: 6,
+    own_threat_floor: Combo::FlexThree,
+    iir: true,
+    singular: true,
+    tt_keep_margin: 2,
+    fail_high_reduction: 0,
+    skip_idle_points: false,
+    killers: false,
+    history: true,
+    root_reduction: true,
+    vcf_fours_by_value: true,
+};
 
 impl RuleSettings {
     /// The settings a search of `board` uses: its rule's ([`RuleSettings::for_rule`]), with no
@@ -120,63 +143,36 @@ impl RuleSettings {
         }
     }
 
-    /// The settings `rule` searches with.
-    ///
-    /// Standard searches as freestyle does, except for the keep margin, the move ordering
-    /// (killers and history), the fail-high reduction and the skipping of idle points: the
-    /// flexible-three floor, internal iterative reduction and singular extensions paid there
-    /// only together (E-170, E-174, E-175, E-177). Caro with all of freestyle's settings: E-171.
+    /// The settings `rule` searches with: `SHARED`, with only the differences that the rule's
+    /// own matches showed (see each field). Caro keeps five values of its own together: none
+    /// had shown a gain alone, but the shared ones in their place lost there (E-384). Renju's
+    /// root defence, root reduction and VCF order went back to the shared ones (E-385).
     pub const fn for_rule(rule: Rule) -> RuleSettings {
         match rule {
             Rule::Freestyle => RuleSettings {
-                root_defence: Some(Threats::FoursAndThrees),
-                late_move_depth: 6,
-                own_threat_floor: Combo::FlexThree,
-                iir: true,
-                singular: true,
                 tt_keep_margin: 0,
                 fail_high_reduction: 1,
                 skip_idle_points: true,
-                killers: false,
                 history: false,
-                root_reduction: true,
-                vcf_fours_by_value: true,
+                ..SHARED
             },
             Rule::Standard => RuleSettings {
-                tt_keep_margin: 2,
                 killers: true,
-                history: true,
-                fail_high_reduction: 0,
-                skip_idle_points: false,
-                ..RuleSettings::for_rule(Rule::Freestyle)
+                ..SHARED
             },
+            // Late-move pruning 5 and 6 plies from the horizon loses under renju.
             Rule::Renju => RuleSettings {
-                root_defence: Some(Threats::Fours),
                 late_move_depth: 4,
-                own_threat_floor: Combo::FlexThree,
-                iir: true,
-                singular: true,
-                tt_keep_margin: 2,
-                fail_high_reduction: 0,
-                skip_idle_points: false,
-                killers: false,
-                history: true,
-                root_reduction: false,
-                vcf_fours_by_value: false,
+                ..SHARED
             },
+            // Caro's own values, kept together: the shared ones lost there as a group.
             Rule::Caro | Rule::CaroExact => RuleSettings {
                 root_defence: None,
                 late_move_depth: 4,
                 own_threat_floor: Combo::Four,
                 iir: false,
-                singular: true,
-                tt_keep_margin: 2,
-                fail_high_reduction: 0,
-                skip_idle_points: false,
                 killers: true,
-                history: true,
-                root_reduction: true,
-                vcf_fours_by_value: true,
+                ..SHARED
             },
         }
     }
@@ -250,17 +246,14 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_but_renju_up_to_fifteen_by_fifteen_reduces_late_root_moves() {
+    fn every_rule_up_to_fifteen_by_fifteen_reduces_late_root_moves() {
         let reduces = |w, h, rule| on_board(w, h, rule).root_reduction;
-        for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro, Rule::CaroExact] {
+        for rule in Rule::ALL {
             assert!(reduces(15, 15, rule), "{rule:?}");
             assert!(reduces(10, 10, rule), "{rule:?}");
             assert!(!reduces(20, 20, rule), "{rule:?}");
             assert!(!reduces(15, 16, rule), "{rule:?}");
         }
-        assert!(!reduces(15, 15, Rule::Renju));
-        assert!(!reduces(10, 10, Rule::Renju));
-        assert!(!reduces(20, 20, Rule::Renju));
     }
 
     #[test]
@@ -278,13 +271,13 @@ mod tests {
                 "{rule:?}"
             );
         }
-        assert_eq!(
-            RuleSettings::for_rule(Rule::Standard).late_move_limit(6),
-            40
-        );
-        assert_eq!(
-            RuleSettings::for_rule(Rule::Renju).late_move_limit(5),
-            usize::MAX
-        );
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            let s = RuleSettings::for_rule(rule);
+            assert_eq!(s.late_move_limit(6), 40, "{rule:?}");
+        }
+        for rule in [Rule::Renju, Rule::Caro, Rule::CaroExact] {
+            let s = RuleSettings::for_rule(rule);
+            assert_eq!(s.late_move_limit(5), usize::MAX, "{rule:?}");
+        }
     }
 }

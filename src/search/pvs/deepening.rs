@@ -125,7 +125,7 @@ impl Worker {
     /// so the best comes first next time).
     ///
     /// The root moves are searched in the order of their one-ply scores with each iteration's
-    /// best moved to the front, each to the full depth except, under every rule but renju, the
+    /// best moved to the front, each to the full depth except, on boards up to 15x15, the
     /// fifth and later reducible ones, which are first searched a ply shallower (see
     /// [`RuleSettings::root_reduction`]). Not adopted: E-068 (ordering by tree size), E-291
     /// (a second ply), E-292, E-293, E-294 (from the fourth move).
