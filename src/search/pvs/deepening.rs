@@ -40,7 +40,10 @@ impl Worker {
         let time = ctl.time;
         let mut completed = 0;
         let mut depth = first_depth;
+        // Root moves found to lose to the opponent's threat are moved past `live`.
+        let mut live = moves.len();
         while depth <= max_depth {
+            let moves = &mut moves[..live];
             if depth > first_depth && !time.should_start_iteration() {
                 break;
             }
@@ -92,6 +95,18 @@ impl Worker {
             best = iteration_best.unwrap_or(best);
             best_score = score;
             completed = depth;
+            if ctl.published.is_none() && score.abs() < WIN_THRESHOLD && live > 1 {
+                if let Some(refuted) = self.refuted_best(pos, best, ctl) {
+                    // The best move loses to the threat the opponent already had: search
+                    // this depth again without it.
+                    if let Some(i) = moves.iter().position(|m| m.0 == refuted) {
+                        moves[i..].rotate_left(1);
+                        live -= 1;
+                        best = moves[0].0;
+                        continue;
+                    }
+                }
+            }
             if let Some(share) = ctl.published {
                 share
                     .completed

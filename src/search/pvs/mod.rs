@@ -3,8 +3,10 @@
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
 //! a transposition table, history ordering (but not under freestyle; killers too under
-//! standard and caro), late-move reductions, singular extensions and, under every
-//! rule but caro, internal iterative reduction.
+//! standard and caro), reverse futility pruning near the horizon, logarithmic late-move
+//! reductions, singular extensions and, under every rule but caro, internal iterative
+//! reduction. When the opponent would win by threats if it moved now, each depth's best
+//! root move is checked against that threat and searched again without it if it loses.
 //! Inside the tree the threat counts decide the moves: a node that can make five is won, a
 //! node facing a five only blocks, a node facing a flexible four (an open three on the
 //! board) only defends or counter-fours, and a flexible four or double four of the side to
@@ -23,7 +25,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::limits::Limits;
-use super::rules::RuleSettings;
+use super::rules::{RuleSettings, Threats};
 use super::score::{format_score, SearchResult, WIN_SCORE, WIN_THRESHOLD};
 use super::time::{Clock, InstantClock, TimeManager};
 use super::tt::TranspositionTable;
@@ -81,6 +83,17 @@ struct Worker {
     /// The winning line of the last search when the root answered with a VCF (empty
     /// otherwise): the table does not hold the solver's lines.
     root_line: Vec<Pos>,
+    /// Set when the root defence found that the opponent would win if it moved now: each
+    /// iteration's best move is then checked against that threat before it is kept.
+    verify: Option<Verify>,
+}
+
+/// What checking an iteration's best move needs: the kind of win the opponent threatens, the
+/// solver's budget for one check, and the moves already found safe.
+struct Verify {
+    threats: Threats,
+    budget: u64,
+    safe: Vec<Pos>,
 }
 
 /// Everything one thread's search needs to know about its limits, the shared table, and its
@@ -302,6 +315,7 @@ impl Worker {
             next_check: 0,
             aborted: false,
             root_line: Vec::new(),
+            verify: None,
         }
     }
 
@@ -318,6 +332,7 @@ impl Worker {
         self.next_check = 0;
         self.aborted = false;
         self.root_line.clear();
+        self.verify = None;
         for k in self.killers.iter_mut() {
             *k = [None; 2];
         }

@@ -1,10 +1,11 @@
 //! The search below the root: a principal-variation node with its threat shortcuts (a five
 //! to make or to block, a flexible four), mate-distance pruning, the table's cutoffs, the leaf
-//! and interior VCF probes, internal iterative reduction, and late-move pruning and reduction.
+//! and interior VCF probes, reverse futility pruning, internal iterative reduction, and
+//! late-move pruning and reduction.
 
 use std::sync::atomic::Ordering;
 
-use super::ordering::{classify, is_late, select_next};
+use super::ordering::{classify, is_late, late_move_reduction, select_next};
 use super::singular::SINGULAR_DEPTH;
 use super::{evaluate, Control, Worker, MAX_PLY};
 use crate::board::pattern::Combo;
@@ -29,6 +30,12 @@ const INTERIOR_VCF_NODES: u64 = 400;
 /// Fewest plies from the horizon at which the interior VCF probe runs.
 /// Not adopted: E-058 (2 plies), E-060 (4 plies).
 pub(super) const INTERIOR_VCF_DEPTH: i32 = 3;
+/// Deepest remaining depth at which reverse futility pruning returns a node's static value
+/// (see [`Worker::node`]). Settled by matches: E-391 (alone: E-389).
+const REVERSE_FUTILITY_DEPTH: i32 = 4;
+/// Margin per ply of remaining depth by which the static value must beat beta for reverse
+/// futility pruning, in the evaluation's units (an open three on a line weighs 43).
+const REVERSE_FUTILITY_MARGIN: i32 = 60;
 /// Plies from the horizon from which a non-PV node with no table move is searched a ply
 /// shallower (internal iterative reduction), where the rule has it ([`RuleSettings::iir`]:
 /// freestyle, standard and renju). Not adopted: E-072, E-160, E-178, E-285, E-288.
@@ -202,6 +209,21 @@ impl Worker {
             }
         }
 
+        // Reverse futility: a quiet non-PV node near the horizon whose static value beats
+        // beta by a margin per ply is taken to hold without a search. Not when the opponent
+        // has an open three to answer: the static value does not see that threat through.
+        // Settled by matches: E-391 (alone: E-389); in self-play alone, earlier: E-025.
+        if !pv_node
+            && !forced
+            && excluded.is_none()
+            && depth <= REVERSE_FUTILITY_DEPTH
+            && !pos.has_legal_combo(op, &[Combo::FlexFour])
+        {
+            let eval = evaluate(pos);
+            if eval.abs() < WIN_THRESHOLD && eval - REVERSE_FUTILITY_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
         // No ProbCut (E-276, E-282) and no razoring (E-311): not adopted.
         //
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
@@ -303,14 +325,14 @@ impl Worker {
                 let extension = tt_extension.filter(|&(t, _)| t == m).map_or(0, |(_, e)| e);
                 -self.negamax(pos, depth - 1 + extension, -beta, -alpha, ply + 1, ctl)
             } else {
-                // Late reducible moves, 3 or more plies out, are searched shallower: a ply
-                // from the fifth move, two from the thirteenth. Not adopted (see
-                // docs/experiments.md):
+                // Late reducible moves, 3 or more plies out, are searched shallower, by
+                // [`late_move_reduction`] (E-391). Before it, a ply from the fifth move and
+                // two from the thirteenth; not adopted then (see docs/experiments.md):
                 // E-031, E-074, E-075, E-076, E-223, E-228, E-289 (where reductions start),
                 // E-084, E-146, E-201, E-254 (the second ply), E-163, E-164, E-165, E-166,
                 // E-172, E-173, E-179, E-277, E-366 (a ply more or less for some moves).
                 let reduction = if is_late(depth, i) && may_reduce && !forced {
-                    1 + (i >= 12) as i32
+                    late_move_reduction(depth, i, pv_node)
                 } else {
                     0
                 };

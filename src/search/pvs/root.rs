@@ -2,7 +2,7 @@
 //! the opponent's five, the only move, a VCF or VCT win) and the root defence, which drops the
 //! moves after which the opponent wins by threats. Their node budgets fit the time limit.
 
-use super::{evaluate, Control, Worker, ROOT_VCT_SCORE};
+use super::{evaluate, Control, Verify, Worker, ROOT_VCT_SCORE};
 use crate::position::Position;
 use crate::search::movegen::{self, Situation};
 use crate::search::rules::Threats;
@@ -142,7 +142,21 @@ impl Worker {
             self.nodes += self.vct.nodes();
             if let Some(threats) = ctl.settings.root_defence {
                 let defence_abort = share(2);
-                self.drop_refuted_moves(pos, moves, threats, budget, ctl.max_nodes, &defence_abort);
+                let threatened = self.drop_refuted_moves(
+                    pos,
+                    moves,
+                    threats,
+                    budget,
+                    ctl.max_nodes,
+                    &defence_abort,
+                );
+                if threatened {
+                    self.verify = Some(Verify {
+                        threats,
+                        budget: vct_budget,
+                        safe: Vec::new(),
+                    });
+                }
                 best = moves[0].0;
             }
         }
@@ -156,7 +170,8 @@ impl Worker {
     /// opponent would have one if it moved now. Moves are checked best-ordered first until
     /// `abort`; unchecked moves are kept, and so is every move if all of them lose (the search
     /// then chooses among them as before). Each check gets the root VCT budget; the checks
-    /// stop at `abort` or when the search's node count reaches `max_nodes`.
+    /// stop at `abort` or when the search's node count reaches `max_nodes`. Returns whether
+    /// the opponent had such a win.
     fn drop_refuted_moves(
         &mut self,
         pos: &mut Position,
@@ -165,12 +180,12 @@ impl Worker {
         budget: u64,
         max_nodes: Option<u64>,
         abort: &dyn Fn() -> bool,
-    ) {
+    ) -> bool {
         pos.toggle_side();
         let threat = self.side_to_move_wins(pos, threats, budget, abort);
         pos.toggle_side();
         if !threat {
-            return;
+            return false;
         }
         let mut refuted = Vec::new();
         for &(m, _) in moves.iter() {
@@ -187,6 +202,43 @@ impl Worker {
         if refuted.len() < moves.len() {
             moves.retain(|(m, _)| !refuted.contains(m));
         }
+        true
+    }
+
+    /// `best` when it is not known safe and the opponent, to move after it, wins by the
+    /// threat [`Verify`] names; otherwise `None`, the move being remembered as safe when the
+    /// check ran to its end. The check gets the root VCT's budget and stops at the soft limit.
+    /// Settled by matches: E-391 (alone: E-380, E-390).
+    pub(super) fn refuted_best<C: Clock>(
+        &mut self,
+        pos: &mut Position,
+        best: Pos,
+        ctl: &Control<C>,
+    ) -> Option<Pos> {
+        let verify = self.verify.as_ref()?;
+        if verify.safe.contains(&best) {
+            return None;
+        }
+        let (threats, budget) = (verify.threats, verify.budget);
+        let time = ctl.time;
+        let abort = || {
+            ctl.stop.load(Ordering::Relaxed)
+                || time
+                    .soft_limit_ms()
+                    .is_some_and(|soft| time.elapsed_ms() >= soft)
+        };
+        pos.make_move(best);
+        let loses = self.side_to_move_wins(pos, threats, budget, &abort);
+        pos.undo_move();
+        if loses {
+            return Some(best);
+        }
+        if !abort() {
+            if let Some(verify) = self.verify.as_mut() {
+                verify.safe.push(best);
+            }
+        }
+        None
     }
 
     /// Whether the side to move has a win of kind `threats` within `budget` nodes (counted in
