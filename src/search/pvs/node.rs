@@ -211,16 +211,15 @@ impl Worker {
 
         // Reverse futility: a quiet non-PV node near the horizon whose static value beats
         // beta by a margin per ply is taken to hold without a search. Not when the opponent
-        // has an open three to answer: the static value does not see that threat through.
+        // has an open three to answer: the static value does not see that threat through
+        // (asked last, only of a node that would be cut).
         // Settled by matches: E-391 (alone: E-389); in self-play alone, earlier: E-025.
-        if !pv_node
-            && !forced
-            && excluded.is_none()
-            && depth <= REVERSE_FUTILITY_DEPTH
-            && !pos.has_legal_combo(op, &[Combo::FlexFour])
-        {
+        if !pv_node && !forced && excluded.is_none() && depth <= REVERSE_FUTILITY_DEPTH {
             let eval = evaluate(pos);
-            if eval.abs() < WIN_THRESHOLD && eval - REVERSE_FUTILITY_MARGIN * depth >= beta {
+            if eval.abs() < WIN_THRESHOLD
+                && eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+                && !pos.has_legal_combo(op, &[Combo::FlexFour])
+            {
                 return eval;
             }
         }
