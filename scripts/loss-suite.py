@@ -28,6 +28,8 @@ import re
 import subprocess
 import sys
 
+from losses import records
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ANNOUNCED_WIN = [re.compile(r"\bEval \+M(\d+)"), re.compile(r"\bev \+v(\d+)")]
 
@@ -37,34 +39,29 @@ def fail(message):
     sys.exit(2)
 
 
-def extract(out, records):
+def extract(out, paths):
     kept = 0
     with open(out, "w") as sink:
-        for path in records:
-            with open(path) as f:
-                for line in f:
-                    if not line.strip():
-                        continue
-                    game = json.loads(line)
-                    wuzi = "black" if game["black"] == "wuzi" else "white"
-                    winner = game["winner"]
-                    if winner in (None, "none", wuzi):
-                        continue
-                    stones = game["opening"] + game["moves"]
-                    for message in game["messages"]:
-                        if message["color"] != winner:
-                            continue
-                        found = next((m for r in ANNOUNCED_WIN
-                                      if (m := r.search(message["text"]))), None)
-                        if found and message["ply"] > len(game["opening"]):
-                            sink.write(json.dumps({
-                                "rule": game["rule"], "size": game["width"],
-                                "stones": stones[:message["ply"]],
-                                "announced_plies": int(found.group(1)),
-                                "source": f"{os.path.basename(path)} game {game['game']}",
-                            }) + "\n")
-                            kept += 1
-                            break
+        for path, game in records(paths):
+            wuzi = "black" if game["black"] == "wuzi" else "white"
+            winner = game["winner"]
+            if winner in (None, "none", wuzi):
+                continue
+            stones = game["opening"] + game["moves"]
+            for message in game["messages"]:
+                if message["color"] != winner:
+                    continue
+                found = next((m for r in ANNOUNCED_WIN if (m := r.search(message["text"]))),
+                             None)
+                if found and message["ply"] > len(game["opening"]):
+                    sink.write(json.dumps({
+                        "rule": game["rule"], "size": game["width"],
+                        "stones": stones[:message["ply"]],
+                        "announced_plies": int(found.group(1)),
+                        "source": f"{os.path.basename(path)} game {game['game']}",
+                    }) + "\n")
+                    kept += 1
+                    break
     print(f"{kept} positions -> {out}")
 
 

@@ -27,6 +27,15 @@ import sys
 EVAL = re.compile(r"\bEval ([+-]?M?\*?\d*)")
 
 
+def records(paths):
+    """Every game of the wuzi-match --jsonl files `paths`, as (path, game), in file order."""
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if line.strip():
+                    yield path, json.loads(line)
+
+
 def parse_outside_score(text):
     """Rapfi-style `Eval 123`, `Eval +M13`, `Eval -M8`: (value, mate plies or None)."""
     m = EVAL.search(text)
@@ -163,17 +172,12 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     results = []
-    for path in files:
-        with open(path) as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                game = json.loads(line)
-                name = opponent or (game["white"] if game["black"] == "wuzi" else game["black"])
-                r = analyse(game, name, decisive, soon)
-                if r is not None:
-                    r["file"] = path
-                    results.append(r)
+    for path, game in records(files):
+        name = opponent or (game["white"] if game["black"] == "wuzi" else game["black"])
+        r = analyse(game, name, decisive, soon)
+        if r is not None:
+            r["file"] = path
+            results.append(r)
     counts = {}
     for r in results:
         counts[r["class"]] = counts.get(r["class"], 0) + 1
