@@ -95,16 +95,18 @@ impl Worker {
             best = iteration_best.unwrap_or(best);
             best_score = score;
             completed = depth;
-            if ctl.published.is_none() && score.abs() < WIN_THRESHOLD && live > 1 {
-                if let Some(refuted) = self.refuted_best(pos, best, ctl) {
-                    // The best move loses to the threat the opponent already had: search
-                    // this depth again without it.
-                    if let Some(i) = moves.iter().position(|m| m.0 == refuted) {
-                        moves[i..].rotate_left(1);
-                        live -= 1;
-                        best = moves[0].0;
-                        continue;
-                    }
+            // A best move that loses to the threat the opponent already had: search this
+            // depth again without it.
+            if ctl.published.is_none()
+                && score.abs() < WIN_THRESHOLD
+                && live > 1
+                && self.loses_to_threat(pos, best, ctl)
+            {
+                if let Some(i) = moves.iter().position(|m| m.0 == best) {
+                    moves[i..].rotate_left(1);
+                    live -= 1;
+                    best = moves[0].0;
+                    continue;
                 }
             }
             if let Some(share) = ctl.published {

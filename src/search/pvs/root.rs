@@ -205,19 +205,21 @@ impl Worker {
         true
     }
 
-    /// `best` when it is not known safe and the opponent, to move after it, wins by the
-    /// threat [`Verify`] names; otherwise `None`, the move being remembered as safe when the
-    /// check ran to its end. The check gets the root VCT's budget and stops at the soft limit.
+    /// Whether `best`, not known safe, lets the opponent, to move after it, win by the threat
+    /// [`Verify`] names; a move that does not is remembered as safe when the check ran to its
+    /// end. The check gets the root VCT's budget and stops at the soft limit.
     /// Settled by matches: E-391 (alone: E-380, E-390).
-    pub(super) fn refuted_best<C: Clock>(
+    pub(super) fn loses_to_threat<C: Clock>(
         &mut self,
         pos: &mut Position,
         best: Pos,
         ctl: &Control<C>,
-    ) -> Option<Pos> {
-        let verify = self.verify.as_ref()?;
+    ) -> bool {
+        let Some(verify) = self.verify.as_ref() else {
+            return false;
+        };
         if verify.safe.contains(&best) {
-            return None;
+            return false;
         }
         let (threats, budget) = (verify.threats, verify.budget);
         let time = ctl.time;
@@ -230,15 +232,12 @@ impl Worker {
         pos.make_move(best);
         let loses = self.side_to_move_wins(pos, threats, budget, &abort);
         pos.undo_move();
-        if loses {
-            return Some(best);
-        }
-        if !abort() {
+        if !loses && !abort() {
             if let Some(verify) = self.verify.as_mut() {
                 verify.safe.push(best);
             }
         }
-        None
+        loses
     }
 
     /// Whether the side to move has a win of kind `threats` within `budget` nodes (counted in
