@@ -8,11 +8,12 @@
 
 Batch i (0, 1, ...) plays --games games of wuzi against one opponent under one rule, the
 opponents and rules taken in turn (i modulo their count), from the balanced openings with
-random order and symmetry under seed SEED+i. `self` is wuzi against a copy of itself. Each
-batch is written to DIR/batch-RULE-NAME-i.jsonl through a temporary file, so a batch that is
-there is complete: running the command again plays only the batches that are missing (a batch
-that fails, e.g. an engine too slow to start, is left for then; five in a row stop it). The
-records keep every move, the result and the engines' MESSAGE lines (wuzi's give its search
+random order and symmetry under seed SEED+i. `self` is wuzi (or the --first engine) against
+a copy of itself; give each --first its own --out. Each batch is written to
+DIR/batch-RULE-NAME-i.jsonl through a temporary file, so a batch that is there is complete:
+running the command again plays only the batches that are missing (a batch that fails, e.g.
+an engine too slow to start, is left for then; five in a row stop it). The records keep
+every move, the result and the engines' MESSAGE lines (wuzi's and Rapfi's give their search
 score), which is what the evaluation fit reads.
 
 Options (defaults in brackets):
@@ -23,6 +24,9 @@ Options (defaults in brackets):
   --seed S        base seed [1]
   --concurrency N games at a time [2]
   --wuzi PATH     the wuzi binary [target/release/pbrain-wuzi, built first]
+  --first N=CMD   another engine in wuzi's place, e.g. rapfi=/opt/engines/pbrain-rapfi
+                  self for positions from its self-play, scored on every move where it
+                  prints its evaluation (Rapfi does) [wuzi]
   --out DIR       [data/games]
   --runner-args A more wuzi-match options, one string (e.g. "--tolerance-ms 3000
                   --max-memory 67108864" for engines slow to start or to size their tables)
@@ -46,7 +50,7 @@ def fail(message):
 def parse_args(argv):
     opts = {"rules": ["freestyle", "standard", "renju"], "batches": 100, "games": 20,
             "tc": "100/0", "seed": 1, "concurrency": 2, "wuzi": None, "out": "data/games",
-            "runner-args": ""}
+            "runner-args": "", "first": None}
     opponents = []
     items = []
     for arg in argv:
@@ -72,6 +76,11 @@ def parse_args(argv):
                     fail(f"{item} takes a whole number, not {value!r}")
             elif key in ("tc", "wuzi", "out", "runner-args"):
                 opts[key] = value
+            elif key == "first":
+                name, sep, command = value.partition("=")
+                if not sep or not name or not command:
+                    fail(f"--first takes NAME=COMMAND, not {value!r}")
+                opts["first"] = (name, command)
             else:
                 fail(f"unknown option {item}")
             continue
@@ -92,6 +101,13 @@ def parse_args(argv):
     if not opponents:
         opponents.append(("self", None, None))
     return opts, opponents
+
+
+def engine(command, name):
+    """wuzi-match's arguments for an outside engine, run in its program's folder."""
+    program = command.split()[0]
+    return ["--engine", f"cmd={command}", f"name={name}",
+            f"dir={os.path.dirname(os.path.abspath(program))}"]
 
 
 def schedule(opts, opponents):
@@ -124,6 +140,12 @@ def main():
     if not os.path.exists(runner):
         shutil.copy2(os.path.join(ROOT, "target", "release", "wuzi-match"), runner)
     pairs = schedule(opts, opponents)
+    if opts["first"] is None:
+        first = ["--engine", f"cmd={wuzi}", "name=wuzi"]
+        copy = ["--engine", f"cmd={wuzi}", "name=wuzi2"]
+    else:
+        name, command = opts["first"]
+        first, copy = (engine(command, name), engine(command, name + "2"))
     failures = 0
     for i in range(opts["batches"]):
         name, command, rule = pairs[i % len(pairs)]
@@ -131,23 +153,18 @@ def main():
         if os.path.exists(path):
             continue
         openings = os.path.join(ROOT, "tests", "data", f"balanced_{rule}_15.txt")
-        if command is None:
-            opponent = ["--engine", f"cmd={wuzi}", "name=wuzi2"]
-        else:
-            program = command.split()[0]
-            opponent = ["--engine", f"cmd={command}", f"name={name}",
-                        f"dir={os.path.dirname(os.path.abspath(program))}"]
+        opponent = copy if command is None else engine(command, name)
         partial = path + ".partial"
         if os.path.exists(partial):
             os.remove(partial)
         argv = [runner,
-                "--engine", f"cmd={wuzi}", "name=wuzi", *opponent,
+                *first, *opponent,
                 "--rule", str(RULES[rule]), "--size", "15", "--tc", opts["tc"],
                 "--openings", openings, "--random-order", "--symmetry",
                 "--seed", str(opts["seed"] + i), "--games", str(opts["games"]),
                 "--concurrency", str(opts["concurrency"]), "--skip-unparsable",
                 "--quiet", "--report", "0", "--jsonl", partial, *opts["runner-args"].split()]
-        print(f"== batch {i}: wuzi vs {name}, {rule}", flush=True)
+        print(f"== batch {i}: {first[2][5:]} vs {name}, {rule}", flush=True)
         status = subprocess.call(argv, stdout=subprocess.DEVNULL)
         if status != 0:
             # An engine slow to start under load stops a batch; a later run plays it again.

@@ -30,6 +30,8 @@ USAGE:
       --prior POINTS        standard deviation of the pull toward the classic values
                             (default 100)
       --score-share X       share of each target from the search's score (default 0)
+      --rapfi-only          only the positions Rapfi scored, mates left out (with
+                            --score-share 1, the fit learns Rapfi's judgement)
       --write FILE          write the fitted tables as Rust source (src/eval/weights.rs)
   wuzi-tune classic --write FILE
       Writes the classic values in the learned tables' layout.
@@ -131,12 +133,18 @@ fn fit_command(all: &[String]) -> Result<()> {
         rate: 4.0,
         prior: 100.0,
         score_share: 0.0,
+        rapfi_only: false,
         rules: FITTED_RULES.to_vec(),
     };
     let (mut dirs, mut write) = (Vec::new(), None);
     let mut i = 0;
     while i < args.len() {
         let name = args[i].clone();
+        if name == "--rapfi-only" {
+            options.rapfi_only = true;
+            i += 1;
+            continue;
+        }
         let v = value(args, &mut i)?;
         match name.as_str() {
             "--samples" => dirs.push(PathBuf::from(v)),

@@ -11,7 +11,7 @@
 //! handful of positions keeps about its classic worth. Adam on the full batch, a tenth of the
 //! games (by a seeded hash of file and game number) held out to judge the fit.
 
-use super::samples::{Game, Sample, Score, RAPFI_SCALE};
+use super::samples::{Game, Sample, Score, RAPFI_MATE, RAPFI_SCALE};
 use crate::eval::learned::{cell_value, threat_table, CellValues, EvalSlot};
 use crate::eval::shape_code::{shapes_of, SHAPE_CODES};
 use crate::eval::{MOVER_EIGHTHS, OPPONENT_EIGHTHS, THREAT_STATES};
@@ -55,6 +55,10 @@ pub struct Options {
     pub prior: f64,
     /// Share of each target taken from the search's score where the record has one.
     pub score_share: f64,
+    /// Only positions Rapfi scored with a value that is not a mate: the fit then learns
+    /// from a stronger engine's judgement of quiet play, not from the last plies of attacks
+    /// whose results (and mate scores) the search reads out anyway (E-393's finding).
+    pub rapfi_only: bool,
     /// Rules whose games are read.
     pub rules: Vec<Rule>,
 }
@@ -203,6 +207,9 @@ impl Data {
                 let held_out =
                     is_held_out(name, game.number, options.seed, options.held_out_permille);
                 for s in &game.samples {
+                    if options.rapfi_only && !is_rapfi_value(s.score) {
+                        continue;
+                    }
                     let start = features.len() as u32;
                     push_features(model, game.rule, s, |j, c| features.push((j as u32, c)));
                     rows.push(Row {
@@ -249,6 +256,11 @@ impl Data {
             .map(|&(j, c)| w[j as usize] * f64::from(c))
             .sum()
     }
+}
+
+/// Whether `score` is Rapfi's and not a mate.
+fn is_rapfi_value(score: Option<Score>) -> bool {
+    matches!(score, Some(Score::Rapfi(v)) if v.abs() < RAPFI_MATE)
 }
 
 /// Calls `push(entry index, coefficient)` for every feature of the position `s` under
@@ -500,5 +512,50 @@ mod tests {
             })
             .count();
         assert!(same < 9_500, "the seed changes the split");
+    }
+
+    /// `rapfi_only` keeps the positions with a Rapfi value and drops those with a Rapfi mate,
+    /// a wuzi score or none.
+    #[test]
+    fn rapfi_only_keeps_rapfi_values() {
+        let sample = |score| Sample {
+            stones: 3,
+            mover: crate::types::Color::White,
+            threat_state: 0,
+            score,
+            cells: [vec![(1, 10)], vec![(2, 20)]],
+        };
+        let game = Game {
+            number: 1,
+            rule: Rule::Freestyle,
+            width: 15,
+            height: 15,
+            black_halves: 2,
+            samples: vec![
+                sample(Some(Score::Rapfi(120))),
+                sample(Some(Score::Rapfi(RAPFI_MATE))),
+                sample(Some(Score::Rapfi(-RAPFI_MATE))),
+                sample(Some(Score::Wuzi(40))),
+                sample(None),
+                sample(Some(Score::Rapfi(-300))),
+            ],
+        };
+        let files = vec![("batch".to_string(), vec![game])];
+        let mut options = Options {
+            model: Model::Shared,
+            seed: 1,
+            held_out_permille: 0,
+            iterations: 1,
+            rate: 1.0,
+            prior: 100.0,
+            score_share: 1.0,
+            rapfi_only: false,
+            rules: FITTED_RULES.to_vec(),
+        };
+        assert_eq!(Data::new(&files, &options).counts(0), (6, 0));
+        options.rapfi_only = true;
+        let data = Data::new(&files, &options);
+        assert_eq!(data.counts(0), (2, 0));
+        assert_eq!(data.scored(), (0, 2));
     }
 }
