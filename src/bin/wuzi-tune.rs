@@ -201,7 +201,7 @@ fn fit_command(all: &[String]) -> Result<()> {
         if train == 0 {
             continue;
         }
-        scales[r] = fit::fit_scale(&data, &anchor, r);
+        scales[r] = fit::fit_scale(&data, &anchor, r, &options);
         let (lt, lh) = fit::losses(&data, &anchor, r, scales[r]);
         println!(
             "{}: {train} positions trained on, {held} held out; k = {:.6}; classic loss {lt:.5} / held out {lh:.5}",
@@ -233,6 +233,17 @@ fn fit_command(all: &[String]) -> Result<()> {
         );
         println!("{line}");
         summary.push(line);
+        if options.score_share > 0.0 {
+            let share = options.score_share;
+            let (ct, ch) = fit::target_losses(&data, &anchor, r, &scales, share);
+            let (ft, fh) = fit::target_losses(&data, &tables, r, &scales, share);
+            let line = format!(
+                "{}: against the targets: classic {ct:.5} / held out {ch:.5}, fitted {ft:.5} / held out {fh:.5}",
+                rule.name()
+            );
+            println!("{line}");
+            summary.push(line);
+        }
     }
     if let Some(path) = write {
         let mut header = vec![

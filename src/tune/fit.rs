@@ -325,10 +325,45 @@ pub fn losses(data: &Data, tables: &Tables, rule: usize, k: f64) -> (f64, f64) {
     (mean(sums[0]), mean(sums[1]))
 }
 
-/// The sigmoid's scale for one rule: the `k` (from 0.0001, steps of 2 %) at which the
-/// trained-on positions' loss against their results is least under `tables`.
-pub fn fit_scale(data: &Data, tables: &Tables, rule: usize) -> f64 {
-    let loss = |k: f64| losses(data, tables, rule, k).0;
+/// Mean cross-entropies of one rule's positions against the fit's targets (results blended
+/// with search scores by `share`, see [`fit`]): (trained on, held out). With targets from
+/// Rapfi's values alone, this is how well `tables` predict Rapfi's judgement.
+pub fn target_losses(
+    data: &Data,
+    tables: &Tables,
+    rule: usize,
+    scales: &[f64],
+    share: f64,
+) -> (f64, f64) {
+    let goal = targets(data, scales, share);
+    let mut sums = [(0.0, 0usize); 2];
+    for (row, &t) in data.rows.iter().zip(&goal) {
+        if row.rule as usize != rule {
+            continue;
+        }
+        let p = sigmoid(scales[rule] * data.eval(row, &tables.w));
+        let s = &mut sums[row.held_out as usize];
+        s.0 += cross_entropy(p, t);
+        s.1 += 1;
+    }
+    let mean = |(sum, n): (f64, usize)| if n == 0 { f64::NAN } else { sum / n as f64 };
+    (mean(sums[0]), mean(sums[1]))
+}
+
+/// The sigmoid's scale for one rule: the `k` (from 0.001, steps of 2 %) at which the
+/// trained-on positions' loss under `tables` is least, against their results or, with
+/// `options.rapfi_only`, against Rapfi's values (then the scale converts wuzi's points to
+/// Rapfi's judgement, and the fitted values stay in wuzi's points).
+pub fn fit_scale(data: &Data, tables: &Tables, rule: usize, options: &Options) -> f64 {
+    let loss = |k: f64| {
+        if options.rapfi_only {
+            let mut scales = vec![0.0; FITTED_RULES.len()];
+            scales[rule] = k;
+            target_losses(data, tables, rule, &scales, 1.0).0
+        } else {
+            losses(data, tables, rule, k).0
+        }
+    };
     let mut k = 0.001;
     let mut best = loss(k);
     for step in [1.5, 1.1, 1.02] {
