@@ -141,11 +141,12 @@ def main():
         shutil.copy2(os.path.join(ROOT, "target", "release", "wuzi-match"), runner)
     pairs = schedule(opts, opponents)
     if opts["first"] is None:
+        first_name = "wuzi"
         first = ["--engine", f"cmd={wuzi}", "name=wuzi"]
         copy = ["--engine", f"cmd={wuzi}", "name=wuzi2"]
     else:
-        name, command = opts["first"]
-        first, copy = (engine(command, name), engine(command, name + "2"))
+        first_name, command = opts["first"]
+        first, copy = (engine(command, first_name), engine(command, first_name + "2"))
     failures = 0
     for i in range(opts["batches"]):
         name, command, rule = pairs[i % len(pairs)]
@@ -164,7 +165,7 @@ def main():
                 "--seed", str(opts["seed"] + i), "--games", str(opts["games"]),
                 "--concurrency", str(opts["concurrency"]), "--skip-unparsable",
                 "--quiet", "--report", "0", "--jsonl", partial, *opts["runner-args"].split()]
-        print(f"== batch {i}: {first[2][5:]} vs {name}, {rule}", flush=True)
+        print(f"== batch {i}: {first_name} vs {name}, {rule}", flush=True)
         status = subprocess.call(argv, stdout=subprocess.DEVNULL)
         if status != 0:
             # An engine slow to start under load stops a batch; a later run plays it again.

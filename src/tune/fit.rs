@@ -314,15 +314,7 @@ fn cross_entropy(p: f64, t: f64) -> f64 {
 /// Mean cross-entropies of one rule's positions against their results: (trained on, held
 /// out).
 pub fn losses(data: &Data, tables: &Tables, rule: usize, k: f64) -> (f64, f64) {
-    let mut sums = [(0.0, 0usize); 2];
-    for row in data.rows.iter().filter(|r| r.rule as usize == rule) {
-        let p = sigmoid(k * data.eval(row, &tables.w));
-        let s = &mut sums[row.held_out as usize];
-        s.0 += cross_entropy(p, f64::from(row.result));
-        s.1 += 1;
-    }
-    let mean = |(sum, n): (f64, usize)| if n == 0 { f64::NAN } else { sum / n as f64 };
-    (mean(sums[0]), mean(sums[1]))
+    mean_losses(data, tables, rule, k, |_, row| f64::from(row.result))
 }
 
 /// Mean cross-entropies of one rule's positions against the fit's targets (results blended
@@ -336,14 +328,26 @@ pub fn target_losses(
     share: f64,
 ) -> (f64, f64) {
     let goal = targets(data, scales, share);
+    mean_losses(data, tables, rule, scales[rule], |i, _| goal[i])
+}
+
+/// Mean cross-entropies of one rule's positions at scale `k` against `target(row index,
+/// row)`: (trained on, held out).
+fn mean_losses(
+    data: &Data,
+    tables: &Tables,
+    rule: usize,
+    k: f64,
+    target: impl Fn(usize, &Row) -> f64,
+) -> (f64, f64) {
     let mut sums = [(0.0, 0usize); 2];
-    for (row, &t) in data.rows.iter().zip(&goal) {
+    for (i, row) in data.rows.iter().enumerate() {
         if row.rule as usize != rule {
             continue;
         }
-        let p = sigmoid(scales[rule] * data.eval(row, &tables.w));
+        let p = sigmoid(k * data.eval(row, &tables.w));
         let s = &mut sums[row.held_out as usize];
-        s.0 += cross_entropy(p, t);
+        s.0 += cross_entropy(p, target(i, row));
         s.1 += 1;
     }
     let mean = |(sum, n): (f64, usize)| if n == 0 { f64::NAN } else { sum / n as f64 };
@@ -355,14 +359,13 @@ pub fn target_losses(
 /// `options.rapfi_only`, against Rapfi's values (then the scale converts wuzi's points to
 /// Rapfi's judgement, and the fitted values stay in wuzi's points).
 pub fn fit_scale(data: &Data, tables: &Tables, rule: usize, options: &Options) -> f64 {
-    let loss = |k: f64| {
-        if options.rapfi_only {
-            let mut scales = vec![0.0; FITTED_RULES.len()];
-            scales[rule] = k;
-            target_losses(data, tables, rule, &scales, 1.0).0
-        } else {
-            losses(data, tables, rule, k).0
-        }
+    // Rapfi's values read as results do not depend on the scales: the targets are made once.
+    let goal = options
+        .rapfi_only
+        .then(|| targets(data, &[0.0; FITTED_RULES.len()], 1.0));
+    let loss = |k: f64| match &goal {
+        Some(goal) => mean_losses(data, tables, rule, k, |i, _| goal[i]).0,
+        None => losses(data, tables, rule, k).0,
     };
     let mut k = 0.001;
     let mut best = loss(k);
