@@ -1,7 +1,8 @@
 //! The search below the root: a principal-variation node with its threat shortcuts (a five
-//! to make or to block, a flexible four), mate-distance pruning, the table's cutoffs, the leaf
-//! and interior VCF probes, reverse futility pruning, internal iterative reduction, and
-//! late-move pruning and reduction.
+//! to make or to block, a flexible four, a four-three or double three with no four to meet
+//! it), mate-distance pruning, the table's cutoffs, the leaf and interior VCF probes,
+//! reverse futility pruning, internal iterative reduction, and late-move pruning and
+//! reduction.
 
 use std::sync::atomic::Ordering;
 
@@ -152,6 +153,18 @@ impl Worker {
             && pos.has_legal_combo(me, &[Combo::FlexFour, Combo::DoubleFour])
         {
             return WIN_SCORE - ply_i - 3;
+        }
+        // With no point where the opponent makes a four, a four-three or a double three
+        // wins in five plies: the one stone that answers cannot stop both lines, nor gain a
+        // tempo. Not for a colour with renju fouls (the later points may be fouls), nor
+        // under caro (blocked fives). Settled by matches: E-407.
+        if pos.combo_count_at_least(op, Combo::Four) == 0
+            && !pos.rule().forbids(me)
+            && !pos.rule().is_caro()
+            && (pos.combo_count(me, Combo::FourThree) > 0
+                || pos.combo_count(me, Combo::DoubleThree) > 0)
+        {
+            return WIN_SCORE - ply_i - 5;
         }
         if pos.board().is_full() {
             return 0;

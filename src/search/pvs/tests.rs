@@ -351,3 +351,26 @@ fn threat_state_reads_both_sides() {
     assert_eq!(state(Rule::Freestyle, &split, &far, Color::White), 8 | 32);
     assert_eq!(state(Rule::Renju, &split, &far, Color::White), 8);
 }
+
+/// A double three for the side to move, where the opponent has no point to make a four at,
+/// is a win in five plies even at the horizon, where no VCF sees it (there is no four to
+/// start one). Not while the opponent has a four to gain a tempo with, nor for black under
+/// renju, where a double three is a foul.
+#[test]
+fn a_double_three_with_no_four_to_answer_wins_in_five() {
+    let leaf = |rule, white: &[(usize, usize)]| {
+        let black = [(5, 7), (6, 7), (7, 5), (7, 6)];
+        let board = Board::from_stones(15, 15, rule, &black, white, Color::Black)
+            .expect("a legal test position");
+        let mut fixture = Fixture::new(&board);
+        let (pos, ctl) = fixture.split();
+        Worker::new().negamax(pos, 0, -INFINITE, INFINITE, 1, &ctl)
+    };
+    let far = [(0, 14), (14, 0), (14, 14)];
+    assert_eq!(leaf(Rule::Freestyle, &far[..1]), WIN_SCORE - 1 - 5);
+    assert_eq!(leaf(Rule::Standard, &far[..1]), WIN_SCORE - 1 - 5);
+    assert!(leaf(Rule::Renju, &far[..1]) < WIN_THRESHOLD);
+    // White's open three on the edge row: white can make a four, so it may answer with one.
+    let three = [(10, 0), (11, 0), (12, 0), (0, 14)];
+    assert!(leaf(Rule::Freestyle, &three) < WIN_THRESHOLD);
+}
