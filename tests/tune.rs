@@ -31,8 +31,11 @@
 //! softmax, should give the played move the highest probability. It prints how well the
 //! current ordering and the fitted one predict the moves (cross-entropy, the share ranked
 //! first and within the first ten, on the records and on a fifth held out) and the fitted
-//! weights of the mover's and the opponent's shapes. The engine orders moves by the
-//! evaluation's cell values (what a separate fitted table scored: E-162 in docs/experiments.md).
+//! weights of the mover's and the opponent's shapes. `WUZI_TUNE_MOVES_OF` (comma-separated
+//! player names, default none: everybody's) keeps only the moves those players made, e.g.
+//! an outside engine's from gauntlet records. Freestyle's free positions are ordered by such a
+//! fit to PentaZen's moves (`movegen::ORDER_LINES`, E-413 in docs/experiments.md; a fit to
+//! wuzi's own moves, E-162, was not kept); the other rules by the evaluation's cell values.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -198,6 +201,8 @@ fn parse_point(v: &Value, size: usize) -> Option<Pos> {
 /// result for black (1, 1/2 or 0) and the record's search score for this ply, if any.
 struct Visit<'a> {
     pos: &'a Position,
+    /// The name of the player who played `played`.
+    mover: &'a str,
     played: Pos,
     black_result: f64,
     score: Option<f64>,
@@ -270,8 +275,13 @@ fn walk_records(settings: &Settings, mut visit: impl FnMut(Visit)) -> usize {
                     break;
                 }
                 if i >= 4 {
+                    let mover = match pos.side_to_move() {
+                        Color::Black => players[0],
+                        Color::White => players[1],
+                    };
                     visit(Visit {
                         pos: &pos,
+                        mover,
                         played: p,
                         black_result,
                         score: scores.get(&((opening.len() + i) as u64)).copied(),
@@ -350,6 +360,9 @@ struct Settings {
     paths: String,
     rules: Vec<String>,
     exclude: Vec<String>,
+    /// Players whose moves alone the ordering fit learns from (`WUZI_TUNE_MOVES_OF`); empty:
+    /// everybody's.
+    moves_of: Vec<String>,
     size: u64,
     iterations: i32,
 }
@@ -360,6 +373,10 @@ impl Settings {
             paths: env("WUZI_TUNE_RECORDS", ""),
             rules: env_list("WUZI_TUNE_RULE", "freestyle"),
             exclude: env_list("WUZI_TUNE_EXCLUDE", "one-ply,threatspace"),
+            moves_of: env_list("WUZI_TUNE_MOVES_OF", "")
+                .into_iter()
+                .filter(|name| !name.is_empty())
+                .collect(),
             size: env("WUZI_TUNE_SIZE", "15")
                 .parse()
                 .expect("WUZI_TUNE_SIZE: a board size"),
@@ -541,11 +558,24 @@ fn order_features(pos: &Position, p: Pos) -> CellFeatures {
     f
 }
 
-/// The ordering weights the engine plays with, in [`ORDER_FEATURES`] order: the mover's
-/// cell value times 16, the opponent's times `DEFENCE_SIXTEENTHS` (see
-/// `movegen::order_score`).
-fn current_order_weights() -> [f64; ORDER_FEATURES] {
+/// The ordering weights the engine plays with under `rule` where nothing is forced, in
+/// [`ORDER_FEATURES`] order: freestyle's fitted tables (`movegen::ORDER_LINES` and
+/// `ORDER_COMBOS`); under the other rules the mover's cell value times 16, the opponent's
+/// times `DEFENCE_SIXTEENTHS` (see `movegen::order_score`).
+fn current_order_weights(rule: Rule) -> [f64; ORDER_FEATURES] {
     let mut w = [0f64; ORDER_FEATURES];
+    if rule == Rule::Freestyle {
+        for side in 0..2 {
+            let base = side * SIDE_FEATURES;
+            for (j, &v) in movegen::ORDER_LINES[side].iter().enumerate() {
+                w[base + j] = v as f64;
+            }
+            for (j, &v) in movegen::ORDER_COMBOS[side].iter().enumerate() {
+                w[base + PATTERNS + j] = v as f64;
+            }
+        }
+        return w;
+    }
     for (side, scale) in [(0, 16.0), (1, DEFENCE_SIXTEENTHS as f64)] {
         let base = side * SIDE_FEATURES;
         for (j, &v) in PATTERN_WEIGHT.iter().enumerate() {
@@ -556,6 +586,40 @@ fn current_order_weights() -> [f64; ORDER_FEATURES] {
         }
     }
     w
+}
+
+/// The generator's ordering score of every candidate of a free position is its features'
+/// weights summed ([`current_order_weights`]), under freestyle's fitted tables and the
+/// other rules' cell values alike, so that a fit made here is a fit of the real ordering.
+#[test]
+fn order_features_times_weights_is_the_generators_score() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut checked = 0;
+    let mut moves = Vec::new();
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let w = current_order_weights(rule);
+        for _game in 0..10 {
+            let mut pos = Position::new(&Board::new(15, 15, rule).unwrap());
+            pos.make_move(Pos::new(7, 7));
+            for _ in 0..50 {
+                if movegen::generate(&pos, &mut moves) == Situation::Free {
+                    for &(p, score) in &moves {
+                        let sum: f64 = order_features(&pos, p).iter().map(|&j| w[j as usize]).sum();
+                        assert_eq!(sum, score as f64, "{rule:?} at {p:?}");
+                        checked += 1;
+                    }
+                }
+                let mut near = Vec::new();
+                pos.for_each_candidate(|p| near.push(p));
+                near.retain(|&p| !pos.is_forbidden(p));
+                if near.is_empty() || pos.combo_count(pos.side_to_move(), Combo::Five) > 0 {
+                    break;
+                }
+                pos.make_move(near[rng.gen_range(0..near.len())]);
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked} candidates checked");
 }
 
 /// A position where nothing is forced, its candidate moves' features and which of them was
@@ -603,6 +667,9 @@ fn fit_ordering_to_match_records() {
     let mut samples = Vec::new();
     let mut moves = Vec::new();
     let games = walk_records(&settings, |v| {
+        if !settings.moves_of.is_empty() && !settings.moves_of.iter().any(|n| n == v.mover) {
+            return;
+        }
         if movegen::generate(v.pos, &mut moves) != Situation::Free {
             return;
         }
@@ -629,7 +696,8 @@ fn fit_ordering_to_match_records() {
     );
     // The softmax's scale is fitted to the current weights first; the fit keeps it, so the
     // weights come out in the engine's units.
-    let w0 = current_order_weights();
+    let rule = Rule::from_name(&settings.rules[0]).expect("WUZI_TUNE_RULE: a rule name");
+    let w0 = current_order_weights(rule);
     let (scale, _) = fit_scale(|scale| order_stats(&train, &w0, scale, 10).0);
     let report = |name: &str, w: &[f64]| {
         for (set, data) in [("train", &train), ("held out", &held)] {
