@@ -105,6 +105,19 @@ fn current_weights(rule: Rule) -> [f64; FEATURES] {
     w
 }
 
+/// Plays a random legal move among the candidates near the stones; false, playing nothing,
+/// when there is none or the side to move has a five to make (the game is over).
+fn random_move_near_the_stones(pos: &mut Position, rng: &mut StdRng) -> bool {
+    let mut near = Vec::new();
+    pos.for_each_candidate(|p| near.push(p));
+    near.retain(|&p| !pos.is_forbidden(p));
+    if near.is_empty() || pos.combo_count(pos.side_to_move(), Combo::Five) > 0 {
+        return false;
+    }
+    pos.make_move(near[rng.gen_range(0..near.len())]);
+    true
+}
+
 fn dot(x: &[f64; FEATURES], w: &[f64; FEATURES]) -> f64 {
     x.iter().zip(w).map(|(a, b)| a * b).sum()
 }
@@ -126,13 +139,9 @@ fn features_times_weights_is_the_evaluation() {
                     checked += 1;
                 }
                 // Random moves near the stones, so that shapes of every kind turn up.
-                let mut near = Vec::new();
-                pos.for_each_candidate(|p| near.push(p));
-                near.retain(|&p| !pos.is_forbidden(p));
-                if near.is_empty() || pos.combo_count(pos.side_to_move(), Combo::Five) > 0 {
+                if !random_move_near_the_stones(&mut pos, &mut rng) {
                     break;
                 }
-                pos.make_move(near[rng.gen_range(0..near.len())]);
             }
         }
     }
@@ -609,13 +618,9 @@ fn order_features_times_weights_is_the_generators_score() {
                         checked += 1;
                     }
                 }
-                let mut near = Vec::new();
-                pos.for_each_candidate(|p| near.push(p));
-                near.retain(|&p| !pos.is_forbidden(p));
-                if near.is_empty() || pos.combo_count(pos.side_to_move(), Combo::Five) > 0 {
+                if !random_move_near_the_stones(&mut pos, &mut rng) {
                     break;
                 }
-                pos.make_move(near[rng.gen_range(0..near.len())]);
             }
         }
     }
