@@ -43,7 +43,9 @@ pub fn situation(pos: &Position) -> Situation {
     }
 }
 
-/// Ordering score of an empty point for the side to move.
+/// Ordering score of an empty point for the side to move by the cell values of both sides
+/// (forced replies, the VCT solver, and every free position but freestyle's: see
+/// [`ORDER_LINES`]).
 #[inline]
 pub fn order_score(pos: &Position, p: Pos) -> i32 {
     let me = pos.side_to_move();

@@ -146,19 +146,19 @@ impl Worker {
         if opponent_fives >= 2 && !pos.rule().is_caro() {
             return -(WIN_SCORE - ply_i - 2);
         }
+        // Points where the opponent makes a four or a five: none means it has no tempo to
+        // answer a threat with.
+        let opponent_has_four = opponent_fives > 0 || pos.combo_count_at_least(op, Combo::Four) > 0;
         // With no five and no four to answer with, the opponent cannot stop a flexible four
         // or a double four (one that is not a renju foul): a win in three plies.
-        if opponent_fives == 0
-            && pos.combo_count_at_least(op, Combo::Four) == 0
-            && pos.has_legal_combo(me, &[Combo::FlexFour, Combo::DoubleFour])
-        {
+        if !opponent_has_four && pos.has_legal_combo(me, &[Combo::FlexFour, Combo::DoubleFour]) {
             return WIN_SCORE - ply_i - 3;
         }
-        // With no point where the opponent makes a four, a four-three or a double three
-        // wins in five plies: the one stone that answers cannot stop both lines, nor gain a
-        // tempo. Not for a colour with renju fouls (the later points may be fouls), nor
-        // under caro (blocked fives). Settled by matches: E-407.
-        if pos.combo_count_at_least(op, Combo::Four) == 0
+        // Nor can it stop a four-three or a double three: a win in five plies, since the one
+        // stone that answers cannot block both lines. Not for a colour with renju fouls (the
+        // later points may be fouls), nor under caro (blocked fives). Settled by matches:
+        // E-407.
+        if !opponent_has_four
             && !pos.rule().forbids(me)
             && !pos.rule().is_caro()
             && (pos.combo_count(me, Combo::FourThree) > 0
