@@ -33,9 +33,10 @@
 //! first and within the first ten, on the records and on a fifth held out) and the fitted
 //! weights of the mover's and the opponent's shapes. `WUZI_TUNE_MOVES_OF` (comma-separated
 //! player names, default none: everybody's) keeps only the moves those players made, e.g.
-//! an outside engine's from gauntlet records. Freestyle's free positions are ordered by such a
-//! fit to PentaZen's moves (`movegen::ORDER_LINES`, E-413 in docs/experiments.md; a fit to
-//! wuzi's own moves, E-162, was not kept); the other rules by the evaluation's cell values.
+//! an outside engine's from gauntlet records, and `WUZI_TUNE_MOVER` (`black` or `white`)
+//! those of one colour, for renju's two tables. The engine's tables are in
+//! `src/search/order_weights.rs` (freestyle's fitted to PentaZen's moves, E-413 in
+//! docs/experiments.md; a fit to wuzi's own moves, E-162, was not kept).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -44,11 +45,11 @@ use wuzi::arena::game::parse_move;
 use wuzi::board::pattern::{Combo, Pattern};
 use wuzi::board::Board;
 use wuzi::eval::{
-    threat_bonus, COMBO_BONUS, DEFENCE_SIXTEENTHS, MOVER_EIGHTHS, OPPONENT_EIGHTHS, PATTERN_WEIGHT,
-    THREAT_STATES,
+    threat_bonus, COMBO_BONUS, MOVER_EIGHTHS, OPPONENT_EIGHTHS, PATTERN_WEIGHT, THREAT_STATES,
 };
 use wuzi::position::Position;
 use wuzi::search::movegen::{self, Situation};
+use wuzi::search::order_weights;
 use wuzi::search::pvs::{evaluate, threat_state};
 use wuzi::types::{Color, Pos, Rule};
 
@@ -567,51 +568,38 @@ fn order_features(pos: &Position, p: Pos) -> CellFeatures {
     f
 }
 
-/// The ordering weights the engine plays with under `rule` where nothing is forced, in
-/// [`ORDER_FEATURES`] order: freestyle's fitted tables (`movegen::ORDER_LINES` and
-/// `ORDER_COMBOS`); under the other rules the mover's cell value times 16, the opponent's
-/// times `DEFENCE_SIXTEENTHS` (see `movegen::order_score`).
-fn current_order_weights(rule: Rule) -> [f64; ORDER_FEATURES] {
+/// The ordering weights the engine plays with under `rule` with `mover` to move where
+/// nothing is forced (`order_weights::weights`), in [`ORDER_FEATURES`] order.
+fn current_order_weights(rule: Rule, mover: Color) -> [f64; ORDER_FEATURES] {
+    let table = order_weights::weights(rule, mover);
     let mut w = [0f64; ORDER_FEATURES];
-    if rule == Rule::Freestyle {
-        for side in 0..2 {
-            let base = side * SIDE_FEATURES;
-            for (j, &v) in movegen::ORDER_LINES[side].iter().enumerate() {
-                w[base + j] = v as f64;
-            }
-            for (j, &v) in movegen::ORDER_COMBOS[side].iter().enumerate() {
-                w[base + PATTERNS + j] = v as f64;
-            }
-        }
-        return w;
-    }
-    for (side, scale) in [(0, 16.0), (1, DEFENCE_SIXTEENTHS as f64)] {
+    for side in 0..2 {
         let base = side * SIDE_FEATURES;
-        for (j, &v) in PATTERN_WEIGHT.iter().enumerate() {
-            w[base + j] = scale * v as f64;
+        for (j, &v) in table.lines[side].iter().enumerate() {
+            w[base + j] = v as f64;
         }
-        for (j, &v) in COMBO_BONUS.iter().enumerate() {
-            w[base + PATTERNS + j] = scale * v as f64;
+        for (j, &v) in table.combos[side].iter().enumerate() {
+            w[base + PATTERNS + j] = v as f64;
         }
     }
     w
 }
 
 /// The generator's ordering score of every candidate of a free position is its features'
-/// weights summed ([`current_order_weights`]), under freestyle's fitted tables and the
-/// other rules' cell values alike, so that a fit made here is a fit of the real ordering.
+/// weights summed ([`current_order_weights`]), under every rule's table, so that a fit made
+/// here is a fit of the real ordering.
 #[test]
 fn order_features_times_weights_is_the_generators_score() {
     let mut rng = StdRng::seed_from_u64(11);
     let mut checked = 0;
     let mut moves = Vec::new();
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
-        let w = current_order_weights(rule);
         for _game in 0..10 {
             let mut pos = Position::new(&Board::new(15, 15, rule).unwrap());
             pos.make_move(Pos::new(7, 7));
             for _ in 0..50 {
                 if movegen::generate(&pos, &mut moves) == Situation::Free {
+                    let w = current_order_weights(rule, pos.side_to_move());
                     for &(p, score) in &moves {
                         let sum: f64 = order_features(&pos, p).iter().map(|&j| w[j as usize]).sum();
                         assert_eq!(sum, score as f64, "{rule:?} at {p:?}");
@@ -669,10 +657,21 @@ fn order_stats(samples: &[&OrderSample], w: &[f64], scale: f64, top: usize) -> (
 #[ignore = "a tuning run over match records named by WUZI_TUNE_RECORDS"]
 fn fit_ordering_to_match_records() {
     let settings = Settings::from_env("1500");
+    // `WUZI_TUNE_MOVER` (`black` or `white`, default both): only that colour's moves, for
+    // renju's tables of each colour.
+    let colour = match env("WUZI_TUNE_MOVER", "").as_str() {
+        "" => None,
+        "black" => Some(Color::Black),
+        "white" => Some(Color::White),
+        other => panic!("WUZI_TUNE_MOVER: black or white, not {other}"),
+    };
     let mut samples = Vec::new();
     let mut moves = Vec::new();
     let games = walk_records(&settings, |v| {
         if !settings.moves_of.is_empty() && !settings.moves_of.iter().any(|n| n == v.mover) {
+            return;
+        }
+        if colour.is_some_and(|c| c != v.pos.side_to_move()) {
             return;
         }
         if movegen::generate(v.pos, &mut moves) != Situation::Free {
@@ -702,7 +701,7 @@ fn fit_ordering_to_match_records() {
     // The softmax's scale is fitted to the current weights first; the fit keeps it, so the
     // weights come out in the engine's units.
     let rule = Rule::from_name(&settings.rules[0]).expect("WUZI_TUNE_RULE: a rule name");
-    let w0 = current_order_weights(rule);
+    let w0 = current_order_weights(rule, colour.unwrap_or(Color::Black));
     let (scale, _) = fit_scale(|scale| order_stats(&train, &w0, scale, 10).0);
     let report = |name: &str, w: &[f64]| {
         for (set, data) in [("train", &train), ("held out", &held)] {
@@ -743,16 +742,17 @@ fn fit_ordering_to_match_records() {
     }
     let w: Vec<f64> = u.iter().map(|x| x / scale).collect();
     report("fitted", &w);
+    // As an `order_weights::OrderWeights` literal: the mover's row, then the opponent's.
     let round = |range| rounded(&w, range);
     let side = SIDE_FEATURES;
-    println!("mover's line shapes = {:?}", round(0..PATTERNS));
-    println!("mover's combined shapes = {:?}", round(PATTERNS..side));
     println!(
-        "opponent's line shapes = {:?}",
+        "lines: [{:?}, {:?}],",
+        round(0..PATTERNS),
         round(side..side + PATTERNS)
     );
     println!(
-        "opponent's combined shapes = {:?}",
+        "combos: [{:?}, {:?}],",
+        round(PATTERNS..side),
         round(side + PATTERNS..2 * side)
     );
 }

@@ -3,6 +3,7 @@
 
 pub mod limits;
 pub mod movegen;
+pub mod order_weights;
 pub mod pvs;
 mod rules;
 pub mod score;

@@ -1,13 +1,13 @@
 //! Move generation for the search: the winning move when there is one, exactly the defences
 //! when the opponent threatens, otherwise every point near the stones, scored for ordering
-//! (by the cell values, or in free freestyle positions by weights fitted to PentaZen's
-//! moves).
+//! (by the cell values, or where nothing is forced by the weights of [`super::order_weights`]).
 
+use super::order_weights;
 use crate::board::lines::DIRECTIONS;
 use crate::board::pattern::{Combo, Pattern};
 use crate::eval::DEFENCE_SIXTEENTHS;
 use crate::position::Position;
-use crate::types::{Pos, Rule};
+use crate::types::Pos;
 
 /// What the side to move faces, which decides the moves it may consider.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,49 +44,11 @@ pub fn situation(pos: &Position) -> Situation {
 }
 
 /// Ordering score of an empty point for the side to move by the cell values of both sides
-/// (forced replies, the VCT solver, and every free position but freestyle's: see
-/// [`ORDER_LINES`]).
+/// (forced replies and the VCT solver; free positions are ordered by [`order_weights::weights`]).
 #[inline]
 pub fn order_score(pos: &Position, p: Pos) -> i32 {
     let me = pos.side_to_move();
     pos.shape(p, me).value() * 16 + pos.shape(p, me.opponent()).value() * DEFENCE_SIXTEENTHS
-}
-
-/// Freestyle's ordering weights where nothing is forced: each of a cell's four line shapes
-/// (by [`Pattern`]) and its combined shape (by [`Combo`]), for the side to move (first row)
-/// and for the opponent, in the units of [`order_score`]. Fitted by
-/// `fit_ordering_to_match_records` (tests/tune.rs, `WUZI_TUNE_MOVES_OF=pentazen`) to the
-/// moves PentaZen played in 1,200 games against wuzi at 0.2 s/move (17,047 positions): it
-/// predicts them better than the cell values do (first choice 25.7 % of held-out moves
-/// instead of 20.2 %, within the first ten 79.4 % instead of 71.2 %). It weighs stopping
-/// the opponent's threes and double threes above making one's own, and a lone four low.
-/// Settled by matches: E-413.
-pub const ORDER_LINES: [[i32; Pattern::COUNT]; 2] = [
-    [0, 0, 285, 397, 1864, 1878, 1845, 3665, 9395, 160000],
-    [0, 0, 112, 184, 772, 1086, 107, 219, 8314, 140000],
-];
-/// See [`ORDER_LINES`].
-pub const ORDER_COMBOS: [[i32; Combo::COUNT]; 2] = [
-    [0, -159, 59, 1758, 3647, -326, 5461, 5123, 6489, 0],
-    [0, -133, 58, 2740, 5031, 3246, 6159, 6081, 1638, 0],
-];
-
-/// Ordering score of an empty point for the side to move by [`ORDER_LINES`] and
-/// [`ORDER_COMBOS`].
-#[inline]
-fn fitted_order_score(pos: &Position, p: Pos) -> i32 {
-    let me = pos.side_to_move();
-    let mut score = 0;
-    for (side, color) in [me, me.opponent()].into_iter().enumerate() {
-        let shape = pos.shape(p, color);
-        score += shape
-            .patterns()
-            .iter()
-            .map(|&pt| ORDER_LINES[side][pt as usize])
-            .sum::<i32>()
-            + ORDER_COMBOS[side][shape.combo() as usize];
-    }
-    score
 }
 
 /// Fills `moves` with the moves worth searching and their ordering scores (unsorted), and
@@ -200,9 +162,9 @@ fn fill(
             }
         });
     }
-    // Freestyle orders the candidates of a free position by the fitted weights; forced
-    // replies, and every other rule (no fit of their own yet), by the cell values.
-    let fitted = situation == Situation::Free && board.rule() == Rule::Freestyle;
+    // Free positions are ordered by the rule's fitted weights, forced replies by the cell
+    // values.
+    let weights = (situation == Situation::Free).then(|| order_weights::weights(board.rule(), me));
     for (y, &row) in rows.iter().enumerate().take(board.height()) {
         let mut bits = row;
         while bits != 0 {
@@ -216,10 +178,9 @@ fn fill(
                 Situation::Free => !building_only || builds(pos, p),
             };
             if keep && !pos.is_forbidden(p) {
-                let score = if fitted {
-                    fitted_order_score(pos, p)
-                } else {
-                    order_score(pos, p)
+                let score = match weights {
+                    Some(w) => w.score(pos, p),
+                    None => order_score(pos, p),
                 };
                 moves.push((p, score));
                 if situation == Situation::CanWin && !all_fives {
