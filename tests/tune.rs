@@ -702,6 +702,10 @@ fn fit_ordering_to_match_records() {
     // weights come out in the engine's units.
     let rule = Rule::from_name(&settings.rules[0]).expect("WUZI_TUNE_RULE: a rule name");
     let w0 = current_order_weights(rule, colour.unwrap_or(Color::Black));
+    assert!(
+        colour.is_some() || w0 == current_order_weights(rule, Color::White),
+        "WUZI_TUNE_MOVER: this rule orders each colour by its own table"
+    );
     let (scale, _) = fit_scale(|scale| order_stats(&train, &w0, scale, 10).0);
     let report = |name: &str, w: &[f64]| {
         for (set, data) in [("train", &train), ("held out", &held)] {

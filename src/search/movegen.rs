@@ -2,10 +2,9 @@
 //! when the opponent threatens, otherwise every point near the stones, scored for ordering
 //! (by the cell values, or where nothing is forced by the weights of [`super::order_weights`]).
 
-use super::order_weights;
+use super::order_weights::{self, OrderWeights};
 use crate::board::lines::DIRECTIONS;
 use crate::board::pattern::{Combo, Pattern};
-use crate::eval::DEFENCE_SIXTEENTHS;
 use crate::position::Position;
 use crate::types::Pos;
 
@@ -44,11 +43,11 @@ pub fn situation(pos: &Position) -> Situation {
 }
 
 /// Ordering score of an empty point for the side to move by the cell values of both sides
-/// (forced replies and the VCT solver; free positions are ordered by [`order_weights::weights`]).
+/// ([`OrderWeights::CELL_VALUES`]): forced replies and the VCT solver; free positions are
+/// ordered by [`order_weights::weights`].
 #[inline]
 pub fn order_score(pos: &Position, p: Pos) -> i32 {
-    let me = pos.side_to_move();
-    pos.shape(p, me).value() * 16 + pos.shape(p, me.opponent()).value() * DEFENCE_SIXTEENTHS
+    OrderWeights::CELL_VALUES.score(pos, p)
 }
 
 /// Fills `moves` with the moves worth searching and their ordering scores (unsorted), and
@@ -164,7 +163,11 @@ fn fill(
     }
     // Free positions are ordered by the rule's fitted weights, forced replies by the cell
     // values.
-    let weights = (situation == Situation::Free).then(|| order_weights::weights(board.rule(), me));
+    let weights = if situation == Situation::Free {
+        order_weights::weights(board.rule(), me)
+    } else {
+        &OrderWeights::CELL_VALUES
+    };
     for (y, &row) in rows.iter().enumerate().take(board.height()) {
         let mut bits = row;
         while bits != 0 {
@@ -178,11 +181,7 @@ fn fill(
                 Situation::Free => !building_only || builds(pos, p),
             };
             if keep && !pos.is_forbidden(p) {
-                let score = match weights {
-                    Some(w) => w.score(pos, p),
-                    None => order_score(pos, p),
-                };
-                moves.push((p, score));
+                moves.push((p, weights.score(pos, p)));
                 if situation == Situation::CanWin && !all_fives {
                     return;
                 }

@@ -20,8 +20,9 @@ pub struct OrderWeights {
 }
 
 impl OrderWeights {
-    /// The weights that give [`crate::search::movegen::order_score`]: each side's cell value,
-    /// the mover's times 16 and the opponent's times [`DEFENCE_SIXTEENTHS`].
+    /// The cell values of both sides ([`crate::eval`]'s shape weights), the mover's times 16
+    /// and the opponent's times [`DEFENCE_SIXTEENTHS`]: forced replies, the VCT solver, and
+    /// the free positions of the rules without a fit of their own.
     pub const CELL_VALUES: OrderWeights = {
         let mut w = OrderWeights {
             lines: [[0; Pattern::COUNT]; 2],
@@ -130,10 +131,11 @@ pub fn weights(rule: Rule, mover: Color) -> &'static OrderWeights {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::search::movegen::order_score;
 
-    /// [`OrderWeights::CELL_VALUES`] scores every empty point as `order_score` does, under
-    /// each rule, along a game that builds threes and fours of both colours.
+    /// [`OrderWeights::CELL_VALUES`] scores every empty point as each side's cell value
+    /// (`Shape::value`), the mover's times 16 and the opponent's times
+    /// [`DEFENCE_SIXTEENTHS`], under each rule, along a game that builds threes and fours of
+    /// both colours.
     #[test]
     fn cell_value_table_is_the_cell_value_score() {
         let moves = [
@@ -159,8 +161,11 @@ mod tests {
                     for x in 0..15 {
                         let p = Pos::new(x, y);
                         if pos.board().is_empty(p) {
+                            let me = pos.side_to_move();
+                            let values = pos.shape(p, me).value() * 16
+                                + pos.shape(p, me.opponent()).value() * DEFENCE_SIXTEENTHS;
                             let table = OrderWeights::CELL_VALUES.score(&pos, p);
-                            assert_eq!(table, order_score(&pos, p), "{rule:?} at {p:?}");
+                            assert_eq!(table, values, "{rule:?} at {p:?}");
                             checked += 1;
                         }
                     }
