@@ -25,18 +25,7 @@
 //! result, rather than the game's result; positions without a score keep the result). It
 //! prints the fitted tables; a match decides whether they are kept.
 //!
-//! A second run fits the move ordering the same way, to the moves the recorded searches
-//! played (`fit_ordering_to_match_records`, same variables, 1,500 iterations by default):
-//! the ordering scores of the candidates of each position where nothing is forced, under a
-//! softmax, should give the played move the highest probability. It prints how well the
-//! current ordering and the fitted one predict the moves (cross-entropy, the share ranked
-//! first and within the first ten, on the records and on a fifth held out) and the fitted
-//! weights of the mover's and the opponent's shapes. `WUZI_TUNE_MOVES_OF` (comma-separated
-//! player names, default none: everybody's) keeps only the moves those players made, e.g.
-//! an outside engine's from gauntlet records, and `WUZI_TUNE_MOVER` (`black` or `white`)
-//! those of one colour, for renju's two tables. The engine's tables are in
-//! `src/search/order_weights.rs` (freestyle's fitted to PentaZen's moves, E-413 in
-//! docs/experiments.md; a fit to wuzi's own moves, E-162, was not kept).
+//! The move ordering is fitted by `wuzi-tune order` (`src/tune/order.rs`).
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -48,8 +37,6 @@ use wuzi::eval::{
     threat_bonus, COMBO_BONUS, MOVER_EIGHTHS, OPPONENT_EIGHTHS, PATTERN_WEIGHT, THREAT_STATES,
 };
 use wuzi::position::Position;
-use wuzi::search::movegen::{self, Situation};
-use wuzi::search::order_weights;
 use wuzi::search::pvs::{evaluate, threat_state};
 use wuzi::types::{Color, Pos, Rule};
 
@@ -207,13 +194,10 @@ fn parse_point(v: &Value, size: usize) -> Option<Pos> {
 }
 
 /// One position of a recorded game, from the fifth move after the opening on, as
-/// [`walk_records`] shows it: the position before the move, the move played, the game's
-/// result for black (1, 1/2 or 0) and the record's search score for this ply, if any.
+/// [`walk_records`] shows it: the position before the move, the game's result for black (1,
+/// 1/2 or 0) and the record's search score for this ply, if any.
 struct Visit<'a> {
     pos: &'a Position,
-    /// The name of the player who played `played`.
-    mover: &'a str,
-    played: Pos,
     black_result: f64,
     score: Option<f64>,
 }
@@ -285,14 +269,8 @@ fn walk_records(settings: &Settings, mut visit: impl FnMut(Visit)) -> usize {
                     break;
                 }
                 if i >= 4 {
-                    let mover = match pos.side_to_move() {
-                        Color::Black => players[0],
-                        Color::White => players[1],
-                    };
                     visit(Visit {
                         pos: &pos,
-                        mover,
-                        played: p,
                         black_result,
                         score: scores.get(&((opening.len() + i) as u64)).copied(),
                     });
@@ -370,9 +348,6 @@ struct Settings {
     paths: String,
     rules: Vec<String>,
     exclude: Vec<String>,
-    /// Players whose moves alone the ordering fit learns from (`WUZI_TUNE_MOVES_OF`); empty:
-    /// everybody's.
-    moves_of: Vec<String>,
     size: u64,
     iterations: i32,
 }
@@ -383,10 +358,6 @@ impl Settings {
             paths: env("WUZI_TUNE_RECORDS", ""),
             rules: env_list("WUZI_TUNE_RULE", "freestyle"),
             exclude: env_list("WUZI_TUNE_EXCLUDE", "one-ply,threatspace"),
-            moves_of: env_list("WUZI_TUNE_MOVES_OF", "")
-                .into_iter()
-                .filter(|name| !name.is_empty())
-                .collect(),
             size: env("WUZI_TUNE_SIZE", "15")
                 .parse()
                 .expect("WUZI_TUNE_SIZE: a board size"),
@@ -398,8 +369,7 @@ impl Settings {
 }
 
 /// The scale (from 0.001, in steps of 10 %, up to 80 of them) at which `loss` is least, and
-/// that loss: the sigmoid's `k` of the evaluation fit, the softmax's scale of the ordering
-/// fit.
+/// that loss: the sigmoid's `k` of the evaluation fit.
 fn fit_scale(loss: impl Fn(f64) -> f64) -> (f64, f64) {
     let mut scale = 0.001;
     let mut best = loss(scale);
@@ -540,223 +510,4 @@ fn fit_weights_to_match_records() {
             .collect();
         println!("  {}", cells.join(" |"));
     }
-}
-
-/// Ordering weights per side (the mover's, then the opponent's): line shapes, then
-/// combined shapes.
-const SIDE_FEATURES: usize = PATTERNS + COMBOS;
-/// Ordering weights in all.
-const ORDER_FEATURES: usize = 2 * SIDE_FEATURES;
-/// Ordering features of a candidate cell: per side, its four line shapes and its combined
-/// shape, as indices into the [`ORDER_FEATURES`] weights (a line shape counts once per
-/// direction it appears in).
-type CellFeatures = [u8; 10];
-
-/// The ordering features of the empty cell `p` for the side to move.
-fn order_features(pos: &Position, p: Pos) -> CellFeatures {
-    let me = pos.side_to_move();
-    let mut f = [0u8; 10];
-    for (side, color) in [me, me.opponent()].into_iter().enumerate() {
-        let shape = pos.shape(p, color);
-        let base = side * SIDE_FEATURES;
-        let slots = &mut f[side * 5..side * 5 + 5];
-        for (slot, pattern) in slots.iter_mut().zip(shape.patterns()) {
-            *slot = (base + pattern as usize) as u8;
-        }
-        slots[4] = (base + PATTERNS + shape.combo() as usize) as u8;
-    }
-    f
-}
-
-/// The ordering weights the engine plays with under `rule` with `mover` to move where
-/// nothing is forced (`order_weights::weights`), in [`ORDER_FEATURES`] order.
-fn current_order_weights(rule: Rule, mover: Color) -> [f64; ORDER_FEATURES] {
-    let table = order_weights::weights(rule, mover);
-    let mut w = [0f64; ORDER_FEATURES];
-    for side in 0..2 {
-        let base = side * SIDE_FEATURES;
-        for (j, &v) in table.lines[side].iter().enumerate() {
-            w[base + j] = v as f64;
-        }
-        for (j, &v) in table.combos[side].iter().enumerate() {
-            w[base + PATTERNS + j] = v as f64;
-        }
-    }
-    w
-}
-
-/// The generator's ordering score of every candidate of a free position is its features'
-/// weights summed ([`current_order_weights`]), under every rule's table, so that a fit made
-/// here is a fit of the real ordering.
-#[test]
-fn order_features_times_weights_is_the_generators_score() {
-    let mut rng = StdRng::seed_from_u64(11);
-    let mut checked = 0;
-    let mut moves = Vec::new();
-    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
-        for _game in 0..10 {
-            let mut pos = Position::new(&Board::new(15, 15, rule).unwrap());
-            pos.make_move(Pos::new(7, 7));
-            for _ in 0..50 {
-                if movegen::generate(&pos, &mut moves) == Situation::Free {
-                    let w = current_order_weights(rule, pos.side_to_move());
-                    for &(p, score) in &moves {
-                        let sum: f64 = order_features(&pos, p).iter().map(|&j| w[j as usize]).sum();
-                        assert_eq!(sum, score as f64, "{rule:?} at {p:?}");
-                        checked += 1;
-                    }
-                }
-                if !random_move_near_the_stones(&mut pos, &mut rng) {
-                    break;
-                }
-            }
-        }
-    }
-    assert!(checked > 10_000, "only {checked} candidates checked");
-}
-
-/// A position where nothing is forced, its candidate moves' features and which of them was
-/// played.
-struct OrderSample {
-    candidates: Vec<CellFeatures>,
-    played: usize,
-}
-
-/// The candidates' ordering scores under weights `w`, times `scale`.
-fn order_logits(s: &OrderSample, w: &[f64], scale: f64) -> Vec<f64> {
-    s.candidates
-        .iter()
-        .map(|f| scale * f.iter().map(|&j| w[j as usize]).sum::<f64>())
-        .collect()
-}
-
-/// The softmax of `z`: each candidate's probability.
-fn softmax(z: &[f64]) -> Vec<f64> {
-    let max = z.iter().cloned().fold(f64::MIN, f64::max);
-    let e: Vec<f64> = z.iter().map(|v| (v - max).exp()).collect();
-    let total: f64 = e.iter().sum();
-    e.into_iter().map(|x| x / total).collect()
-}
-
-/// Cross-entropy of the played moves under the softmax of `scale` times the ordering scores,
-/// the share ranked first, and the share ranked within the first `top` (ties count against).
-fn order_stats(samples: &[&OrderSample], w: &[f64], scale: f64, top: usize) -> (f64, f64, f64) {
-    let (mut loss, mut first, mut within) = (0.0, 0usize, 0usize);
-    for s in samples {
-        let z = order_logits(s, w, scale);
-        loss -= softmax(&z)[s.played].ln();
-        let rank = z.iter().filter(|&&v| v >= z[s.played]).count();
-        first += (rank == 1) as usize;
-        within += (rank <= top) as usize;
-    }
-    let n = samples.len() as f64;
-    (loss / n, first as f64 / n, within as f64 / n)
-}
-
-#[test]
-#[ignore = "a tuning run over match records named by WUZI_TUNE_RECORDS"]
-fn fit_ordering_to_match_records() {
-    let settings = Settings::from_env("1500");
-    // `WUZI_TUNE_MOVER` (`black` or `white`, default both): only that colour's moves, for
-    // renju's tables of each colour.
-    let colour = match env("WUZI_TUNE_MOVER", "").as_str() {
-        "" => None,
-        "black" => Some(Color::Black),
-        "white" => Some(Color::White),
-        other => panic!("WUZI_TUNE_MOVER: black or white, not {other}"),
-    };
-    let mut samples = Vec::new();
-    let mut moves = Vec::new();
-    let games = walk_records(&settings, |v| {
-        if !settings.moves_of.is_empty() && !settings.moves_of.iter().any(|n| n == v.mover) {
-            return;
-        }
-        if colour.is_some_and(|c| c != v.pos.side_to_move()) {
-            return;
-        }
-        if movegen::generate(v.pos, &mut moves) != Situation::Free {
-            return;
-        }
-        let Some(played) = moves.iter().position(|m| m.0 == v.played) else {
-            return;
-        };
-        let candidates = moves.iter().map(|m| order_features(v.pos, m.0)).collect();
-        samples.push(OrderSample { candidates, played });
-    });
-    // Every fifth block of 64 positions is held out (blocks keep a game's positions mostly
-    // on one side).
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    for (i, s) in samples.iter().enumerate() {
-        if i / 64 % 5 != 0 {
-            train.push(s);
-        } else {
-            held.push(s);
-        }
-    }
-    println!(
-        "{games} games, {} positions with nothing forced ({} held out)",
-        samples.len(),
-        held.len()
-    );
-    // The softmax's scale is fitted to the current weights first; the fit keeps it, so the
-    // weights come out in the engine's units.
-    let rule = Rule::from_name(&settings.rules[0]).expect("WUZI_TUNE_RULE: a rule name");
-    let w0 = current_order_weights(rule, colour.unwrap_or(Color::Black));
-    assert!(
-        colour.is_some() || w0 == current_order_weights(rule, Color::White),
-        "WUZI_TUNE_MOVER: this rule orders each colour by its own table"
-    );
-    let (scale, _) = fit_scale(|scale| order_stats(&train, &w0, scale, 10).0);
-    let report = |name: &str, w: &[f64]| {
-        for (set, data) in [("train", &train), ("held out", &held)] {
-            let (loss, first, within) = order_stats(data, w, scale, 10);
-            println!(
-                "{name} weights, {set}: cross-entropy {loss:.4}, played move first {:.1} %, \
-                 in the first 10 {:.1} %",
-                100.0 * first,
-                100.0 * within
-            );
-        }
-    };
-    println!("scale {scale:.6}");
-    report("current", &w0);
-    // Fitted: every line shape but Dead and every combined shape but None, for each side
-    // (a constant added to all four directions' or to every combination's weight moves
-    // every candidate alike).
-    let fitted: Vec<usize> = (0..ORDER_FEATURES)
-        .filter(|&j| j % SIDE_FEATURES != 0 && j % SIDE_FEATURES != PATTERNS)
-        .collect();
-    let mut u: Vec<f64> = w0.iter().map(|w| w * scale).collect();
-    let mut adam = Adam::new(ORDER_FEATURES);
-    let n = train.len() as f64;
-    for t in 1..=settings.iterations {
-        let mut gradient = [0f64; ORDER_FEATURES];
-        for s in &train {
-            let p = softmax(&order_logits(s, &u, 1.0));
-            for (f, p) in s.candidates.iter().zip(&p) {
-                for &j in f {
-                    gradient[j as usize] += p / n;
-                }
-            }
-            for &j in &s.candidates[s.played] {
-                gradient[j as usize] -= 1.0 / n;
-            }
-        }
-        adam.step(t, 0.02, &mut u, &gradient, &fitted);
-    }
-    let w: Vec<f64> = u.iter().map(|x| x / scale).collect();
-    report("fitted", &w);
-    // As an `order_weights::OrderWeights` literal: the mover's row, then the opponent's.
-    let round = |range| rounded(&w, range);
-    let side = SIDE_FEATURES;
-    println!(
-        "lines: [{:?}, {:?}],",
-        round(0..PATTERNS),
-        round(side..side + PATTERNS)
-    );
-    println!(
-        "combos: [{:?}, {:?}],",
-        round(PATTERNS..side),
-        round(side + PATTERNS..2 * side)
-    );
 }

@@ -1,6 +1,6 @@
 //! `wuzi-tune` end to end: games played by `wuzi-match` (the engine on a small node budget
-//! against the scripted random engine) are extracted into sample files and fitted, through
-//! the real binaries.
+//! against the scripted random engine) are extracted into sample files and fitted, and the
+//! move ordering is fitted to their moves, through the real binaries.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -59,6 +59,20 @@ fn tune(args: &[&str]) -> String {
 
 /// Plays `games` games of the engine (3,000 nodes a move) against the random engine under `rule`.
 fn play(dir: &Path, rule: &str, games: u32) -> PathBuf {
+    let random = format!("cmd='{}' random seed=3", test_engine().display());
+    play_against(dir, rule, games, &[&random, "name=random"], &[])
+}
+
+/// Plays `games` games of the engine (3,000 nodes a move) against `opponent` (its
+/// `--engine` items) under `rule`, with `options` of wuzi-match's more; returns the record
+/// file.
+fn play_against(
+    dir: &Path,
+    rule: &str,
+    games: u32,
+    opponent: &[&str],
+    options: &[&str],
+) -> PathBuf {
     let jsonl = dir.join(format!("games-{rule}.jsonl"));
     let status = Command::new(env!("CARGO_BIN_EXE_wuzi-match"))
         .args([
@@ -67,8 +81,10 @@ fn play(dir: &Path, rule: &str, games: u32) -> PathBuf {
             "name=wuzi",
             "info=max_node=3000",
             "--engine",
-            &format!("cmd='{}' random seed=3", test_engine().display()),
-            "name=random",
+        ])
+        .args(opponent)
+        .args(options)
+        .args([
             "--rule",
             rule,
             "--games",
@@ -245,6 +261,73 @@ fn tune_classic(dir: &Path) -> String {
     std::fs::read_to_string(path).expect("weights")
 }
 
+/// The cross-entropy `wuzi-tune order` reports for `weights` ("current" or "fitted") on
+/// `set` ("train" or "held out").
+fn order_loss(report: &str, weights: &str, set: &str) -> f64 {
+    let head = format!("{weights} weights, {set}: cross-entropy ");
+    let line = report
+        .lines()
+        .find_map(|l| l.strip_prefix(head.as_str()))
+        .unwrap_or_else(|| panic!("no {head:?} in {report}"));
+    line.split(',')
+        .next()
+        .and_then(|v| v.parse().ok())
+        .expect("a loss")
+}
+
+#[test]
+fn fits_the_ordering_to_recorded_moves_reproducibly() {
+    let dir = temp_dir("order");
+    // The engine against itself on a smaller budget, from the balanced openings: games long
+    // enough to have free positions, whose moves are among the candidates.
+    let engine = format!("cmd={}", env!("CARGO_BIN_EXE_pbrain-wuzi"));
+    let openings = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/balanced_freestyle_15.txt"
+    );
+    let record = play_against(
+        &dir.0,
+        "freestyle",
+        16,
+        &[&engine, "name=small", "info=max_node=1000"],
+        &["--openings", openings],
+    );
+    let record = record.to_str().expect("UTF-8");
+    let args = [
+        "order",
+        "--rule",
+        "freestyle",
+        "--iterations",
+        "200",
+        record,
+    ];
+    let report = tune(&args);
+    let (games, rest) = report.split_once(" games, ").expect("a count of games");
+    assert_eq!(games, "16", "{report}");
+    let positions: usize = rest
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a count of positions");
+    assert!(positions > 10, "{report}");
+    assert!(
+        order_loss(&report, "fitted", "train") < order_loss(&report, "current", "train"),
+        "the fit did not lower the loss it fits: {report}"
+    );
+    assert!(report.contains("\nlines: [[0, 0, ") && report.contains("\ncombos: [[0, "));
+    assert_eq!(tune(&args), report, "one set of records, two results");
+
+    // Only the moves of the engine on the larger budget: fewer positions.
+    let mine = tune(&["order", "--rule", "freestyle", "--moves-of", "wuzi", record]);
+    let (_, rest) = mine.split_once(" games, ").expect("a count of games");
+    let own: usize = rest
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("count");
+    assert!(own > 0 && own < positions, "{own} of {positions}");
+}
+
 #[test]
 fn bad_command_lines_exit_with_status_2() {
     for args in [
@@ -254,6 +337,13 @@ fn bad_command_lines_exit_with_status_2() {
         vec!["fit", "--samples", "x", "--model", "both"],
         vec!["extract", "--out", "x"],
         vec!["classic"],
+        vec!["order", "x.jsonl"],
+        vec!["order", "--rule", "freestyle"],
+        vec!["order", "--rule", "gomoku", "x.jsonl"],
+        vec!["order", "--rule", "renju", "--mover", "red", "x.jsonl"],
+        // Renju orders each colour by its own table: the fit needs to know which.
+        vec!["order", "--rule", "renju", "x.jsonl"],
+        vec!["order", "--rule", "freestyle", "missing.jsonl"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
             .args(&args)

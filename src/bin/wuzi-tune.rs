@@ -1,16 +1,19 @@
-//! `wuzi-tune`: fits the learned evaluation to match records (see `wuzi-tune --help`).
+//! `wuzi-tune`: fits the learned evaluation and the move ordering to match records (see
+//! `wuzi-tune --help`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use wuzi::search::order_weights;
 use wuzi::tune::codegen::weights_source;
 use wuzi::tune::fit::{self, Data, Model, Options, Tables, FITTED_RULES};
+use wuzi::tune::order::{self, Filter};
 use wuzi::tune::samples;
-use wuzi::types::Rule;
+use wuzi::types::{Color, Rule};
 
 const HELP: &str = "\
-wuzi-tune: fit the learned evaluation to match records.
+wuzi-tune: fit the learned evaluation and the move ordering to match records.
 
 USAGE:
   wuzi-tune extract --out DIR RECORDS...
@@ -35,6 +38,22 @@ USAGE:
       --write FILE          write the fitted tables as Rust source (src/eval/weights.rs)
   wuzi-tune classic --write FILE
       Writes the classic values in the learned tables' layout.
+  wuzi-tune order --rule R [OPTIONS] RECORDS...
+      Fits the ordering of positions where nothing is forced (src/search/order_weights.rs)
+      to the moves played in the wuzi-match --jsonl files RECORDS (directories: their .jsonl
+      files), from the fifth move after the opening on, starting from the engine's table:
+      prints how well the engine's table and the fitted one predict the moves (cross-entropy,
+      the share ranked first and within the first ten, trained on and held out) and the
+      fitted table as an OrderWeights literal.
+      --mover black|white   only that colour's moves (needed where the rule has a table
+                            per colour)
+      --moves-of NAME,...   only these players' moves (default everybody's)
+      --exclude NAME,...    leave out the games of these players (default one-ply,threatspace)
+      --size N              square boards of this size only (default 15)
+      --iterations N        Adam steps (default 1500)
+
+EXAMPLE:
+  wuzi-tune order --rule renju --mover black data/rapfi-self/
 ";
 
 fn main() -> ExitCode {
@@ -53,11 +72,12 @@ fn run(args: &[String]) -> Result<()> {
         Some("extract") => extract(&args[1..]),
         Some("fit") => fit_command(args),
         Some("classic") => classic(&args[1..]),
+        Some("order") => order_command(&args[1..]),
         Some("-h" | "--help") => {
             print!("{HELP}");
             Ok(())
         }
-        _ => bail!("expected extract, fit or classic (see --help)"),
+        _ => bail!("expected extract, fit, classic or order (see --help)"),
     }
 }
 
@@ -265,5 +285,100 @@ fn fit_command(all: &[String]) -> Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
         println!("wrote {}", path.display());
     }
+    Ok(())
+}
+
+/// A comma-separated list of names.
+fn names(text: &str) -> Vec<String> {
+    text.split(',')
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn order_command(args: &[String]) -> Result<()> {
+    let (mut rule, mut inputs, mut iterations) = (None, Vec::new(), 1500);
+    let mut filter = Filter {
+        rule: Rule::Freestyle,
+        size: 15,
+        mover: None,
+        moves_of: Vec::new(),
+        exclude: names("one-ply,threatspace"),
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let name = args[i].clone();
+        if !name.starts_with("--") {
+            inputs.push(PathBuf::from(name));
+            i += 1;
+            continue;
+        }
+        let v = value(args, &mut i)?;
+        match name.as_str() {
+            "--rule" => rule = Some(Rule::from_name(v).with_context(|| format!("--rule: {v:?}"))?),
+            "--mover" => {
+                filter.mover = Some(match v {
+                    "black" => Color::Black,
+                    "white" => Color::White,
+                    _ => bail!("--mover: black or white, not {v:?}"),
+                })
+            }
+            "--moves-of" => filter.moves_of = names(v),
+            "--exclude" => filter.exclude = names(v),
+            "--size" => filter.size = number(&name, v)?,
+            "--iterations" => iterations = number(&name, v)?,
+            _ => bail!("unknown option {name}"),
+        }
+    }
+    filter.rule = rule.context("order needs --rule R")?;
+    if inputs.is_empty() {
+        bail!("order needs record files");
+    }
+    let start = order_weights::weights(filter.rule, filter.mover.unwrap_or(Color::Black));
+    if filter.mover.is_none() && start != order_weights::weights(filter.rule, Color::White) {
+        bail!(
+            "--mover: {} orders each colour by its own table",
+            filter.rule.name()
+        );
+    }
+    let (mut games, mut choices) = (0, Vec::new());
+    for path in samples::record_files(&inputs)? {
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        games += text
+            .lines()
+            .filter(|line| order::read_game(line, &filter, &mut choices))
+            .count();
+    }
+    let (train, held) = order::split(&choices);
+    println!(
+        "{games} games, {} positions with nothing forced ({} held out)",
+        choices.len(),
+        held.len()
+    );
+    if train.is_empty() {
+        bail!("no position to fit");
+    }
+    let start = order::weights_of(start);
+    let scale = order::fit_scale(&train, &start);
+    println!("scale {scale:.6}");
+    let report = |name: &str, w: &[f64; order::FEATURES]| {
+        for (set, data) in [("train", &train), ("held out", &held)] {
+            let s = order::stats(data, w, scale);
+            println!(
+                "{name} weights, {set}: cross-entropy {:.4}, played move first {:.1} %, \
+                 in the first 10 {:.1} %",
+                s.cross_entropy,
+                100.0 * s.first,
+                100.0 * s.within_ten
+            );
+        }
+    };
+    report("current", &start);
+    let fitted = order::fit(&train, &start, scale, iterations);
+    report("fitted", &fitted);
+    let table = order::table_of(&fitted);
+    println!("lines: [{:?}, {:?}],", table.lines[0], table.lines[1]);
+    println!("combos: [{:?}, {:?}],", table.combos[0], table.combos[1]);
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! each of a cell's four line shapes ([`Pattern`]) and for its combined shape ([`Combo`]), for
 //! the side to move and for the opponent, per rule (and under renju per colour to move, as
 //! black's fouls change what either side must stop). Freestyle's and renju's are fitted by
-//! `fit_ordering_to_match_records` (tests/tune.rs) to the moves of outside engines; standard
+//! `wuzi-tune order` (`src/tune/order.rs`) to the moves of outside engines; standard
 //! and caro order by the cell values.
 
 use crate::board::pattern::{Combo, Pattern};
