@@ -1,9 +1,11 @@
 //! Static scoring of cells from their line shapes: the one-ply threat scorer, and the move
 //! ordering of the search.
 //!
-//! All weights live in the tables below, fitted by `tests/tune.rs` to the results of recorded
-//! games (Texel's method) and kept only when matches said so: a lower fitting loss is no
-//! promise of strength. The search's move ordering reads the same cell values.
+//! All weights live in the tables below, fitted to the results of recorded games (Texel's
+//! method) and kept only when matches said so: a lower fitting loss is no promise of
+//! strength. They are the classic values: `wuzi-tune fit` (`src/tune/fit.rs`) starts the
+//! learned shape-code tables from them. The cell values also order forced replies and the
+//! free positions of the rules without a fitted ordering (`search::order_weights`).
 
 use crate::board::pattern::{Combo, Pattern, PatternTable};
 use crate::board::Board;
@@ -39,11 +41,11 @@ pub const THREAT_STATES: usize = 128;
 /// = bits 3..6, the opponent's threats; column = bits 0..2, the mover's), for freestyle,
 /// standard, caro and caro-exact (see [`threat_bonus`]).
 ///
-/// Fitted by `tests/tune.rs` with the shape tables held (`WUZI_TUNE_STATES_ONLY=1`) to
-/// freestyle, standard and caro games: states seen in fewer than 200 positions keep their
-/// earlier value, and unreachable ones (a four-three without a four) stay 0. The mover's
-/// four-three is worth about 1 200 more than its four alone; with no four of its own, facing
-/// the opponent's four, open three and double three at once, the mover loses about 1 400.
+/// Fitted with the shape tables held to freestyle, standard and caro games: states seen in
+/// fewer than 200 positions keep their earlier value, and unreachable ones (a four-three
+/// without a four) stay 0. The mover's four-three is worth about 1 200 more than its four
+/// alone; with no four of its own, facing the opponent's four, open three and double three
+/// at once, the mover loses about 1 400.
 /// Settled by matches: E-085..E-087, E-090, E-091; a refit not adopted: E-226.
 #[rustfmt::skip]
 pub const THREAT_BONUS: [i32; THREAT_STATES] = [
