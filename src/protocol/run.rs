@@ -32,10 +32,12 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// How long `END` waits for the engine thread to wind down before returning anyway.
 const QUIT_GRACE: Duration = Duration::from_millis(30);
 
-/// How long end of input waits for the engine thread to answer the commands already read
-/// before returning anyway: a bound, not a wait. Each search stops at once; a piped session
-/// of a dozen commands, three of them moves, is answered in about 15 ms.
-const DRAIN_GRACE: Duration = Duration::from_millis(500);
+/// How long end of input waits for the engine thread to finish its next job before returning
+/// anyway: a bound on a stall, not a wait. The reader keeps waiting while jobs get done, so a
+/// starved engine thread (a loaded machine) still answers every command already read; each
+/// search stops at once, and a piped session of a dozen commands, three of them moves, is
+/// answered in about 15 ms.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
 /// Runs the protocol on stdin/stdout until `END` or end of input.
 ///
@@ -73,14 +75,15 @@ pub fn run(input: impl BufRead, writer: Writer) -> anyhow::Result<()> {
 pub fn run_with(input: impl BufRead, writer: Writer, engine: Engine) -> anyhow::Result<()> {
     let mut stops = StopFlags::default();
     let (jobs, job_receiver) = mpsc::channel::<Job>();
-    let (done_sender, done) = mpsc::channel::<()>();
+    // One message per job done; the channel closes when the engine thread ends.
+    let (progress_sender, progress) = mpsc::channel::<()>();
     let session = Session::new(writer.clone(), engine);
     thread::Builder::new()
         .name("engine".into())
         .spawn(move || {
-            session.serve(job_receiver);
+            session.serve(job_receiver, &progress_sender);
             // Dropped also on a panic of `serve`, which unblocks the reader's wait below.
-            drop(done_sender);
+            drop(progress_sender);
         })
         .context("cannot start the engine thread")?;
 
@@ -94,7 +97,18 @@ pub fn run_with(input: impl BufRead, writer: Writer, engine: Engine) -> anyhow::
         writer.close();
     }
     drop(jobs);
-    let _ = done.recv_timeout(if draining { DRAIN_GRACE } else { QUIT_GRACE });
+    if draining {
+        // Until the engine thread ends, or stalls on one job for the whole grace.
+        while progress.recv_timeout(DRAIN_GRACE).is_ok() {}
+    } else {
+        // Until the engine thread ends, or the grace is over.
+        let deadline = Instant::now() + QUIT_GRACE;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            if progress.recv_timeout(left).is_err() {
+                break;
+            }
+        }
+    }
     writer.close();
     result.map(|_| ())
 }

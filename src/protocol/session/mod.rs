@@ -3,7 +3,7 @@
 //! and leaving the game as it was when a command fails.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::Receiver;
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -79,8 +79,9 @@ impl Session {
         }
     }
 
-    /// Handles jobs until the reader hangs up or the output is closed.
-    pub(super) fn serve(mut self, jobs: Receiver<Job>) {
+    /// Handles jobs until the reader hangs up or the output is closed, telling `progress`
+    /// after each one (the reader, draining at end of input, waits while jobs get done).
+    pub(super) fn serve(mut self, jobs: Receiver<Job>, progress: &Sender<()>) {
         for job in jobs {
             if self.writer.is_closed() {
                 break;
@@ -95,6 +96,8 @@ impl Session {
                 Job::Reply(response) => self.writer.send(&response),
                 Job::Note(text) => self.note(text),
             }
+            // The reader may have stopped listening: nothing to tell then.
+            let _ = progress.send(());
         }
     }
 
