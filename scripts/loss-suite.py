@@ -3,7 +3,7 @@
 
     scripts/loss-suite.py extract OUT.jsonl RECORDS.jsonl...
     scripts/loss-suite.py run SUITE.jsonl [--time MS] [--check-ms MS] [--wuzi PATH]
-                                          [--checker PATH] [--verbose]
+                                          [--checker PATH] [--attack-only] [--verbose]
 
 `extract` reads wuzi-match records (--jsonl) of games wuzi lost and keeps, for each, the first
 position where the winner announced a forced win in its MESSAGE lines (Rapfi's `Eval +M21`,
@@ -14,12 +14,15 @@ is wuzi's move that allowed the win.
 `run` asks the wuzi binary about every position through `pbrain-wuzi analyze`:
 
   attack   at the announced position, with wuzi in the winner's place: does a search of
-           --time ms (default 450, what a 0.5 s move leaves) prove the win?
+           --time ms (default 450, what a 0.5 s move leaves) prove the win? When the
+           winner's move there is forced (a block, answered without a search), the loser's
+           side after it is asked instead, and a proven loss counts.
   defence  one ply earlier, with wuzi to move where it lost: does it play another move, and
            after its move does the checker (another analyze, --check-ms, default 1500) find
            no win for the opponent? A position counts as defended when it does not.
 
-The checker is --checker (default: the same binary); keep it fixed when comparing builds. The
+--attack-only skips the defence (a quarter of the time). The checker is --checker (default:
+the same binary); keep it fixed when comparing builds. The
 figures depend on the machine's load: compare builds in the same run conditions.
 """
 import json
@@ -77,6 +80,16 @@ def proves_win(result):
     return isinstance(result.get("mate"), int) and result["score"] > 0
 
 
+def attack_proved(opts, rule, size, stones):
+    """Whether wuzi, in the winner's place, proves the win. A forced answer (a block) comes
+    without a search, so then the side that lost is asked after it: a proven loss counts."""
+    result = analyze(opts["wuzi"], rule, size, stones, opts["time"])
+    if result["nodes"] == 0 and result.get("mate") is None:
+        after = analyze(opts["wuzi"], rule, size, stones + [result["best_xy"]], opts["time"])
+        return isinstance(after.get("mate"), int) and after["score"] < 0
+    return proves_win(result)
+
+
 def run(suite, opts):
     positions = [json.loads(line) for line in open(suite) if line.strip()]
     if not positions:
@@ -84,8 +97,12 @@ def run(suite, opts):
     attack = defended = other = sees = 0
     for p in positions:
         rule, size, stones = p["rule"], p["size"], p["stones"]
-        won = proves_win(analyze(opts["wuzi"], rule, size, stones, opts["time"]))
+        won = attack_proved(opts, rule, size, stones)
         attack += won
+        if opts["attack_only"]:
+            if opts["verbose"]:
+                print(f"{p['source']}: attack {'won' if won else 'not seen'}")
+            continue
         before, played = stones[:-1], stones[-1]
         answer = analyze(opts["wuzi"], rule, size, before, opts["time"])
         move = answer["best_xy"]
@@ -100,6 +117,8 @@ def run(suite, opts):
                   f"{'defended' if safe else 'still lost'}")
     n = len(positions)
     print(f"attack: {attack}/{n} wins proved in {opts['time']} ms")
+    if opts["attack_only"]:
+        return
     print(f"defence: {defended}/{n} positions left with no opponent win found in "
           f"{opts['check']} ms; {other}/{n} moves other than the game's; {sees}/{n} losses seen")
 
@@ -108,13 +127,14 @@ def main(argv):
     if len(argv) >= 2 and argv[0] == "extract":
         return extract(argv[1], argv[2:])
     if len(argv) >= 2 and argv[0] == "run":
-        opts = {"time": 450, "check": 1500, "wuzi": None, "checker": None, "verbose": False}
+        opts = {"time": 450, "check": 1500, "wuzi": None, "checker": None, "verbose": False,
+                "attack_only": False}
         items = argv[2:]
         i = 0
         while i < len(items):
             key = items[i]
-            if key == "--verbose":
-                opts["verbose"] = True
+            if key in ("--verbose", "--attack-only"):
+                opts[key[2:].replace("-", "_")] = True
                 i += 1
                 continue
             if key not in ("--time", "--check-ms", "--wuzi", "--checker") or i + 1 >= len(items):

@@ -195,18 +195,30 @@ impl Worker {
                     return score;
                 }
             }
-            if self.vcf_length(pos, 12, LEAF_VCF_NODES).is_some() {
+            // Off the principal variation, a static value that already reaches beta cuts off
+            // without the VCF: a win would cut off too. Before this gate the leaf VCFs took
+            // about a third of a search's time (E-423).
+            let eval = evaluate(pos);
+            if (pv_node || eval < beta) && self.vcf_length(pos, 12, LEAF_VCF_NODES).is_some() {
                 return WIN_SCORE - ply_i - 5;
             }
-            return evaluate(pos);
+            return eval;
         }
+        // The static value of a non-PV node with nothing forced, which the VCF probe's gate
+        // and reverse futility pruning read.
+        let static_eval = (!pv_node && !forced && excluded.is_none()).then(|| evaluate(pos));
 
         // Far enough from the horizon, look for a VCF the remaining depth cannot read out.
         // The line ends with the five, so its length is the distance to the win. The probe
         // runs before the table is asked: a found VCF is not stored, and the solver's own
         // table makes a repeated probe cheap. Not adopted: E-061 (a VCT probe), E-062 (the
-        // opponent's VCF), E-310, E-350 (the table first).
-        if depth >= INTERIOR_VCF_DEPTH && !forced && excluded.is_none() {
+        // opponent's VCF), E-310, E-350 (the table first). Off the principal variation it
+        // runs only below beta, as the leaf's does (E-423).
+        if depth >= INTERIOR_VCF_DEPTH
+            && !forced
+            && excluded.is_none()
+            && static_eval.is_none_or(|eval| eval < beta)
+        {
             if let Some(length) = self.vcf_length(pos, 100, INTERIOR_VCF_NODES) {
                 return WIN_SCORE - ply_i - length as i32;
             }
@@ -227,8 +239,7 @@ impl Worker {
         // has an open three to answer: the static value does not see that threat through
         // (asked last, only of a node that would be cut).
         // Settled by matches: E-391 (alone: E-389); in self-play alone, earlier: E-025.
-        if !pv_node && !forced && excluded.is_none() && depth <= REVERSE_FUTILITY_DEPTH {
-            let eval = evaluate(pos);
+        if let Some(eval) = static_eval.filter(|_| depth <= REVERSE_FUTILITY_DEPTH) {
             if eval.abs() < WIN_THRESHOLD
                 && eval - REVERSE_FUTILITY_MARGIN * depth >= beta
                 && !pos.has_legal_combo(op, &[Combo::FlexFour])

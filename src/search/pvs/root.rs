@@ -19,12 +19,11 @@ const ROOT_VCF_NODES: u64 = 200_000;
 /// tree costs more time per depth than it gains (E-044, not adopted), so it runs at the root.
 const ROOT_VCT_NODES: u64 = 40_000;
 /// Nodes per millisecond of the soft limit the root VCT may spend in a timed search, with no
-/// cap: the solver visits about 3,000 nodes per millisecond, so this is at most about a tenth
-/// of the time (its abort stops it at a third in any case). A cap bound from about 1 s/move
-/// on, leaving out wins and defences of game positions that need 40,000 to 400,000 nodes.
-/// Settled by matches: E-119, E-120 (no harm shown; the gain is in the positions it solves);
-/// not adopted: E-053, E-130, E-300.
-const ROOT_VCT_NODES_PER_MS: u64 = 300;
+/// cap: the solver visits 2,000 to 3,000 nodes per millisecond, so this is up to about half
+/// the time (its abort stops it at a third in any case). At 0.45 s it proves 29 instead of 20
+/// of the 174 wins Rapfi announced in the freestyle games it won against wuzi (E-423; before,
+/// 300 a millisecond: E-119, E-120; not adopted: E-053, E-130, E-300).
+const ROOT_VCT_NODES_PER_MS: u64 = 1000;
 /// Most attacker threats in a root VCT line. Ten instead of eight solves a few more positions
 /// but was not adopted (E-133).
 const ROOT_VCT_THREATS: u32 = 8;
