@@ -318,7 +318,16 @@ fn fits_the_ordering_to_recorded_moves_reproducibly() {
     assert_eq!(tune(&args), report, "one set of records, two results");
 
     // Only the moves of the engine on the larger budget: fewer positions.
-    let mine = tune(&["order", "--rule", "freestyle", "--moves-of", "wuzi", record]);
+    let mine = tune(&[
+        "order",
+        "--rule",
+        "freestyle",
+        "--iterations",
+        "200",
+        "--moves-of",
+        "wuzi",
+        record,
+    ]);
     let (_, rest) = mine.split_once(" games, ").expect("a count of games");
     let own: usize = rest
         .split_whitespace()
