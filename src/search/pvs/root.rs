@@ -96,8 +96,11 @@ impl Worker {
                     stop.load(Ordering::Relaxed) || cutoff.is_some_and(|c| time.elapsed_ms() >= c)
                 }
             };
+            // A node limit (`INFO max_node`) bounds the solvers too, not only the tree.
+            let cap = ctl.max_nodes.unwrap_or(u64::MAX);
+            let vcf_budget = ROOT_VCF_NODES.min(cap);
             let vcf_abort = share(4);
-            if let Some(mut line) = self.vcf.solve_until(pos, 100, ROOT_VCF_NODES, &vcf_abort) {
+            if let Some(mut line) = self.vcf.solve_until(pos, 100, vcf_budget, &vcf_abort) {
                 if !excluded.contains(&line[0]) {
                     self.nodes += self.vcf.nodes();
                     // The solver takes the first VCF it finds, not the shortest: look for a
@@ -108,7 +111,7 @@ impl Worker {
                     // same positions are won, so no strength is expected (E-363, E-364).
                     while line.len() > 1 {
                         let fewer = line.len().div_ceil(2) as u32 - 1;
-                        let shorter = self.vcf.solve_until(pos, fewer, ROOT_VCF_NODES, &vcf_abort);
+                        let shorter = self.vcf.solve_until(pos, fewer, vcf_budget, &vcf_abort);
                         self.nodes += self.vcf.nodes();
                         match shorter {
                             Some(shorter) if !excluded.contains(&shorter[0]) => line = shorter,
@@ -127,6 +130,7 @@ impl Worker {
             }
             self.nodes += self.vcf.nodes();
             let (vct_budget, budget) = root_vct_budgets(time.soft_limit_ms(), time.max_depth());
+            let (vct_budget, budget) = (vct_budget.min(cap), budget.min(cap));
             let vct_abort = share(3);
             if let Some(first) = self
                 .vct
