@@ -96,10 +96,8 @@ impl Worker {
                     stop.load(Ordering::Relaxed) || cutoff.is_some_and(|c| time.elapsed_ms() >= c)
                 }
             };
-            // A node limit (`INFO max_node`) bounds the solvers too, not only the tree.
-            let cap = ctl.max_nodes.unwrap_or(u64::MAX);
-            let vcf_budget = ROOT_VCF_NODES.min(cap);
             let vcf_abort = share(4);
+            let vcf_budget = self.within_node_limit(ROOT_VCF_NODES, ctl.max_nodes);
             if let Some(mut line) = self.vcf.solve_until(pos, 100, vcf_budget, &vcf_abort) {
                 if !excluded.contains(&line[0]) {
                     self.nodes += self.vcf.nodes();
@@ -111,7 +109,8 @@ impl Worker {
                     // same positions are won, so no strength is expected (E-363, E-364).
                     while line.len() > 1 {
                         let fewer = line.len().div_ceil(2) as u32 - 1;
-                        let shorter = self.vcf.solve_until(pos, fewer, vcf_budget, &vcf_abort);
+                        let budget = self.within_node_limit(ROOT_VCF_NODES, ctl.max_nodes);
+                        let shorter = self.vcf.solve_until(pos, fewer, budget, &vcf_abort);
                         self.nodes += self.vcf.nodes();
                         match shorter {
                             Some(shorter) if !excluded.contains(&shorter[0]) => line = shorter,
@@ -130,7 +129,7 @@ impl Worker {
             }
             self.nodes += self.vcf.nodes();
             let (vct_budget, budget) = root_vct_budgets(time.soft_limit_ms(), time.max_depth());
-            let (vct_budget, budget) = (vct_budget.min(cap), budget.min(cap));
+            let vct_budget = self.within_node_limit(vct_budget, ctl.max_nodes);
             let vct_abort = share(3);
             if let Some(first) = self
                 .vct
@@ -169,11 +168,18 @@ impl Worker {
         None
     }
 
+    /// `budget`, or less so that a solver given it cannot take the search past its node limit
+    /// (`INFO max_node`, `analyze --nodes`), which binds the root's solvers as it does the tree.
+    fn within_node_limit(&self, budget: u64, max_nodes: Option<u64>) -> u64 {
+        max_nodes.map_or(budget, |n| budget.min(n.saturating_sub(self.nodes)))
+    }
+
     /// Drops the root moves after which the opponent has a win of kind `threats`, when the
     /// opponent would have one if it moved now. Moves are checked best-ordered first until
     /// `abort`; unchecked moves are kept, and so is every move if all of them lose (the search
-    /// then chooses among them as before). Each check gets the root VCT budget; the checks
-    /// stop at `abort` or when the search's node count reaches `max_nodes`. Returns whether
+    /// then chooses among them as before). Each check gets the root VCT budget, or what is left
+    /// below `max_nodes`; the checks stop at `abort` or when the search's node count reaches
+    /// `max_nodes`. Returns whether
     /// the opponent had such a win.
     fn drop_refuted_moves(
         &mut self,
@@ -185,7 +191,8 @@ impl Worker {
         abort: &dyn Fn() -> bool,
     ) -> bool {
         pos.toggle_side();
-        let threat = self.side_to_move_wins(pos, threats, budget, abort);
+        let first = self.within_node_limit(budget, max_nodes);
+        let threat = self.side_to_move_wins(pos, threats, first, abort);
         pos.toggle_side();
         if !threat {
             return false;
@@ -195,8 +202,9 @@ impl Worker {
             if abort() || max_nodes.is_some_and(|n| self.nodes >= n) {
                 break;
             }
+            let check = self.within_node_limit(budget, max_nodes);
             pos.make_move(m);
-            let loses = self.side_to_move_wins(pos, threats, budget, abort);
+            let loses = self.side_to_move_wins(pos, threats, check, abort);
             pos.undo_move();
             if loses {
                 refuted.push(m);
@@ -224,7 +232,10 @@ impl Worker {
         if verify.safe.contains(&best) {
             return false;
         }
-        let (threats, budget) = (verify.threats, verify.budget);
+        let threats = verify.threats;
+        let budget = self.within_node_limit(verify.budget, ctl.max_nodes);
+        // A check cut short by the node limit proves nothing safe.
+        let whole = budget == verify.budget;
         let time = ctl.time;
         let abort = || {
             ctl.stop.load(Ordering::Relaxed)
@@ -235,7 +246,7 @@ impl Worker {
         pos.make_move(best);
         let loses = self.side_to_move_wins(pos, threats, budget, &abort);
         pos.undo_move();
-        if !loses && !abort() {
+        if !loses && whole && !abort() {
             if let Some(verify) = self.verify.as_mut() {
                 verify.safe.push(best);
             }
