@@ -99,6 +99,12 @@ pub struct RuleSettings {
     /// first, instead of in board order. Every rule (E-345); renju's board order never showed a
     /// gain over it (E-346; one colour by value: E-349, E-358, E-361).
     pub vcf_fours_by_value: bool,
+    /// Whether a node below the root searches at most `3 + depth^1.32` moves once one of them
+    /// has not lost, threats and blocks counted too (see `move_count_cap` in `search::pvs`).
+    /// Freestyle, standard and renju (E-433); caro, where no other engine here plays, keeps
+    /// its own values. The cap is below the late-move limits at every depth, so where it
+    /// applies late-move pruning is left out.
+    pub move_cap: bool,
 }
 
 /// Most cells of a board on which the fail-high reduction
@@ -123,6 +129,7 @@ const SHARED: RuleSettings = RuleSettings {
     history: true,
     root_reduction: true,
     vcf_fours_by_value: true,
+    move_cap: true,
 };
 
 impl RuleSettings {
@@ -172,6 +179,7 @@ impl RuleSettings {
                 own_threat_floor: Combo::Four,
                 iir: false,
                 killers: true,
+                move_cap: false,
                 ..SHARED
             },
         }
@@ -253,6 +261,14 @@ mod tests {
             assert!(reduces(10, 10, rule), "{rule:?}");
             assert!(!reduces(20, 20, rule), "{rule:?}");
             assert!(!reduces(15, 16, rule), "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn every_rule_but_caro_caps_the_moves_of_a_node() {
+        for rule in Rule::ALL {
+            let capped = RuleSettings::for_rule(rule).move_cap;
+            assert_eq!(capped, !rule.is_caro(), "{rule:?}");
         }
     }
 

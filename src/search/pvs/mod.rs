@@ -3,7 +3,8 @@
 //! Before searching, the root answers at once when the answer is forced: a five, the only block
 //! of the opponent's five, or a VCF. Then each depth runs a PVS with aspiration windows,
 //! a transposition table, history ordering (but not under freestyle; killers too under
-//! standard and caro), reverse futility pruning near the horizon, logarithmic late-move
+//! standard and caro), reverse futility pruning near the horizon, a cap on the moves searched
+//! at each node below the root (late-move pruning under caro), logarithmic late-move
 //! reductions, singular extensions and, under every rule but caro, internal iterative
 //! reduction. When the opponent would win by threats if it moved now, each depth's best
 //! root move is checked against that threat and searched again without it if it loses.

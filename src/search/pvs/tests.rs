@@ -1,5 +1,5 @@
 use super::deepening::stopped_iteration_move;
-use super::node::INTERIOR_VCF_DEPTH;
+use super::node::{move_count_cap, INTERIOR_VCF_DEPTH};
 use super::ordering::{reward, HISTORY_CAP};
 use super::singular::tt_move_extension;
 use super::*;
@@ -373,4 +373,14 @@ fn a_double_three_with_no_four_to_answer_wins_in_five() {
     // White's open three on the edge row: white can make a four, so it may answer with one.
     let three = [(10, 0), (11, 0), (12, 0), (0, 14)];
     assert!(leaf(Rule::Freestyle, &three) < WIN_THRESHOLD);
+}
+
+#[test]
+fn the_move_cap_grows_with_depth() {
+    let capped: Vec<usize> = (1..=5).map(move_count_cap).collect();
+    assert_eq!(capped, [4, 5, 7, 9, 11]);
+    assert_eq!(move_count_cap(10), 23);
+    // At and below the horizon only the constant is left.
+    assert_eq!(move_count_cap(0), 3);
+    assert_eq!(move_count_cap(-2), 3);
 }
