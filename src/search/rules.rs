@@ -40,6 +40,8 @@ pub struct RuleSettings {
     /// on 20x20, E-197), except 4 under renju, where pruning at 5 and 6 lost again and again
     /// (E-023, E-037, E-144, E-157, E-224, E-368; at 3: E-026), and under caro, one of its own
     /// values (see [`RuleSettings::for_rule`]; alone: E-032, E-324).
+    /// Read only where [`RuleSettings::move_cap`] is off (caro): elsewhere the cap, below
+    /// every limit, takes its place.
     pub late_move_depth: i32,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions (never above a four: a reducible move is a quiet one that also stays below
@@ -167,7 +169,8 @@ impl RuleSettings {
                 killers: true,
                 ..SHARED
             },
-            // Late-move pruning 5 and 6 plies from the horizon loses under renju.
+            // Late-move pruning 5 and 6 plies from the horizon lost under renju (the value
+            // stays for matches without the move cap).
             Rule::Renju => RuleSettings {
                 late_move_depth: 4,
                 ..SHARED

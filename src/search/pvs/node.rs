@@ -207,13 +207,6 @@ impl Worker {
         // The static value of a non-PV node with nothing forced, which the VCF probe's gate
         // and reverse futility pruning read.
         let static_eval = (!pv_node && !forced && excluded.is_none()).then(|| evaluate(pos));
-        // The most moves this node searches (see [`move_count_cap`]), from its depth before any
-        // reduction below.
-        let move_cap = if ctl.settings.move_cap {
-            move_count_cap(depth)
-        } else {
-            usize::MAX
-        };
 
         // Far enough from the horizon, look for a VCF the remaining depth cannot read out.
         // The line ends with the five, so its length is the distance to the win. The probe
@@ -256,6 +249,13 @@ impl Worker {
         }
         // No ProbCut (E-276, E-282) and no razoring (E-311): not adopted.
         //
+        // The most moves this node searches (see [`move_count_cap`]), from its depth before the
+        // reduction below; taken only by a node that was not cut off above.
+        let move_cap = if ctl.settings.move_cap {
+            move_count_cap(depth)
+        } else {
+            usize::MAX
+        };
         // Internal iterative reduction: a non-PV node the table knows no move for is searched
         // a ply shallower, since its ordering is a guess and a later visit finds the table
         // filled. Every rule but caro (see [`RuleSettings::iir`]).

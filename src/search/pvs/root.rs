@@ -179,8 +179,7 @@ impl Worker {
     /// `abort`; unchecked moves are kept, and so is every move if all of them lose (the search
     /// then chooses among them as before). Each check gets the root VCT budget, or what is left
     /// below `max_nodes`; the checks stop at `abort` or when the search's node count reaches
-    /// `max_nodes`. Returns whether
-    /// the opponent had such a win.
+    /// `max_nodes`. Returns whether the opponent had such a win.
     fn drop_refuted_moves(
         &mut self,
         pos: &mut Position,
