@@ -221,9 +221,11 @@ fn replies_to_h8(args: &[&str], games: usize) -> Vec<Pos> {
 
 /// Without a seed the engine's choice among equal replies differs between games; with one,
 /// every game and every process repeats it (a fixed depth ends each search before its time).
+/// The 2-ply search settles on one reply about four times in five whichever comes first (f10
+/// in 51 of 64 games), so 48 games, not 16, keep the chance that all agree negligible.
 #[test]
 fn opening_moves_vary_unless_seeded() {
-    let free = replies_to_h8(&[], 16);
+    let free = replies_to_h8(&[], 48);
     assert!(free.iter().any(|r| *r != free[0]), "always {}", free[0]);
     let seeded = replies_to_h8(&["--seed", "11"], 4);
     assert!(seeded.iter().all(|r| *r == seeded[0]), "{seeded:?}");
