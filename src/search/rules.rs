@@ -8,7 +8,7 @@ use crate::board::Board;
 use crate::types::Rule;
 
 /// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=6),
-/// up to [`RuleSettings::late_move_depth`]. Settled by matches: E-001, E-021, E-029; other
+/// where late-move pruning applies ([`MoveLimit::LateMovePruning`]). Settled by matches: E-001, E-021, E-029; other
 /// limits not adopted: E-042, E-043, E-236, E-237.
 const LATE_MOVE_LIMIT: [usize; 7] = [usize::MAX, 10, 14, 18, 24, 32, 40];
 
@@ -26,6 +26,20 @@ pub enum Threats {
     FoursAndThrees,
 }
 
+/// How many of its moves a node below the root searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimit {
+    /// At most `3 + depth^1.32` moves once one of them has not lost, threats and blocks
+    /// counted too, at every node (see `move_count_cap` in `search::pvs`). Freestyle,
+    /// standard and renju (E-433).
+    Cap,
+    /// Late-move pruning: in non-PV nodes with nothing forced, reducible moves past
+    /// [`LATE_MOVE_LIMIT`] are not searched, up to this remaining depth. Caro, where no
+    /// other engine here plays, at 4 (E-032, E-324; before the cap, the other rules pruned
+    /// to 6, E-021, E-022, and renju to 4, E-023, E-037, E-144, E-157, E-224, E-368).
+    LateMovePruning(i32),
+}
+
 /// The search's per-rule settings. Every rule is named in [`RuleSettings::for_rule`], so a
 /// new rule has to say where it differs from the value the others share.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,13 +50,9 @@ pub struct RuleSettings {
     /// E-367). Caro defends against none, one of its own values (see
     /// [`RuleSettings::for_rule`]; alone: E-052, E-056, E-320, E-321).
     pub root_defence: Option<Threats>,
-    /// Deepest remaining depth with a late-move limit ([`LATE_MOVE_LIMIT`]): 6 (E-021, E-022;
-    /// on 20x20, E-197), except 4 under renju, where pruning at 5 and 6 lost again and again
-    /// (E-023, E-037, E-144, E-157, E-224, E-368; at 3: E-026), and under caro, one of its own
-    /// values (see [`RuleSettings::for_rule`]; alone: E-032, E-324).
-    /// Read only where [`RuleSettings::move_cap`] is off (caro): elsewhere the cap, below
-    /// every limit, takes its place.
-    pub late_move_depth: i32,
+    /// How many moves a node below the root searches: the move cap (freestyle, standard and
+    /// renju, E-433) or, under caro, late-move pruning to its own depth.
+    pub move_limit: MoveLimit,
     /// The weakest shape of the mover's that keeps a move from late-move pruning and
     /// reductions (never above a four: a reducible move is a quiet one that also stays below
     /// this). A flexible three threatens a flexible four and must be answered, so it is
@@ -101,12 +111,6 @@ pub struct RuleSettings {
     /// first, instead of in board order. Every rule (E-345); renju's board order never showed a
     /// gain over it (E-346; one colour by value: E-349, E-358, E-361).
     pub vcf_fours_by_value: bool,
-    /// Whether a node below the root searches at most `3 + depth^1.32` moves once one of them
-    /// has not lost, threats and blocks counted too (see `move_count_cap` in `search::pvs`).
-    /// Freestyle, standard and renju (E-433); caro, where no other engine here plays, keeps
-    /// its own values. The cap is below the late-move limits at every depth, so where it
-    /// applies late-move pruning is left out.
-    pub move_cap: bool,
 }
 
 /// Most cells of a board on which the fail-high reduction
@@ -120,7 +124,7 @@ const SMALL_BOARD_MAX_CELLS: usize = 15 * 15;
 /// `docs/experiments.md` goes back to this value.
 const SHARED: RuleSettings = RuleSettings {
     root_defence: Some(Threats::FoursAndThrees),
-    late_move_depth: 6,
+    move_limit: MoveLimit::Cap,
     own_threat_floor: Combo::FlexThree,
     iir: true,
     singular: true,
@@ -131,7 +135,6 @@ const SHARED: RuleSettings = RuleSettings {
     history: true,
     root_reduction: true,
     vcf_fours_by_value: true,
-    move_cap: true,
 };
 
 impl RuleSettings {
@@ -169,34 +172,35 @@ impl RuleSettings {
                 killers: true,
                 ..SHARED
             },
-            // Late-move pruning 5 and 6 plies from the horizon lost under renju (the value
-            // stays for matches without the move cap).
-            Rule::Renju => RuleSettings {
-                late_move_depth: 4,
-                ..SHARED
-            },
+            Rule::Renju => SHARED,
             // Caro's own values, kept together: the shared ones lost there as a group.
             Rule::Caro | Rule::CaroExact => RuleSettings {
                 root_defence: None,
-                late_move_depth: 4,
+                move_limit: MoveLimit::LateMovePruning(4),
                 own_threat_floor: Combo::Four,
                 iir: false,
                 killers: true,
-                move_cap: false,
                 ..SHARED
             },
         }
     }
 
     /// Quiet moves searched at a node with `depth` plies left, where late-move pruning
-    /// applies; `usize::MAX` (no limit) outside 1..=[`RuleSettings::late_move_depth`].
+    /// applies; `usize::MAX` (no limit) outside its depths and under the move cap.
     #[inline]
     pub fn late_move_limit(&self, depth: i32) -> usize {
-        if (1..=self.late_move_depth).contains(&depth) {
-            LATE_MOVE_LIMIT[depth as usize]
-        } else {
-            usize::MAX
+        match self.move_limit {
+            MoveLimit::LateMovePruning(last) if (1..=last).contains(&depth) => {
+                LATE_MOVE_LIMIT[depth as usize]
+            }
+            _ => usize::MAX,
         }
+    }
+
+    /// Whether the move cap ([`MoveLimit::Cap`]) applies.
+    #[inline]
+    pub fn move_cap(&self) -> bool {
+        self.move_limit == MoveLimit::Cap
     }
 }
 
@@ -270,33 +274,26 @@ mod tests {
     #[test]
     fn every_rule_but_caro_caps_the_moves_of_a_node() {
         for rule in Rule::ALL {
-            let capped = RuleSettings::for_rule(rule).move_cap;
+            let capped = RuleSettings::for_rule(rule).move_cap();
             assert_eq!(capped, !rule.is_caro(), "{rule:?}");
         }
     }
 
     #[test]
-    fn late_move_limits_stop_at_each_rules_depth() {
+    fn late_move_limits_apply_only_without_the_cap() {
         for rule in Rule::ALL {
             let s = RuleSettings::for_rule(rule);
-            assert!(s.late_move_depth < LATE_MOVE_LIMIT.len() as i32, "{rule:?}");
             assert_eq!(s.late_move_limit(0), usize::MAX, "{rule:?}");
             assert_eq!(s.late_move_limit(-1), usize::MAX, "{rule:?}");
-            assert_eq!(s.late_move_limit(1), 10, "{rule:?}");
-            assert_eq!(s.late_move_limit(4), 24, "{rule:?}");
-            assert_eq!(
-                s.late_move_limit(s.late_move_depth + 1),
-                usize::MAX,
-                "{rule:?}"
-            );
-        }
-        for rule in [Rule::Freestyle, Rule::Standard] {
-            let s = RuleSettings::for_rule(rule);
-            assert_eq!(s.late_move_limit(6), 40, "{rule:?}");
-        }
-        for rule in [Rule::Renju, Rule::Caro, Rule::CaroExact] {
-            let s = RuleSettings::for_rule(rule);
-            assert_eq!(s.late_move_limit(5), usize::MAX, "{rule:?}");
+            if s.move_cap() {
+                for depth in 1..LATE_MOVE_LIMIT.len() as i32 {
+                    assert_eq!(s.late_move_limit(depth), usize::MAX, "{rule:?}");
+                }
+            } else {
+                assert_eq!(s.late_move_limit(1), 10, "{rule:?}");
+                assert_eq!(s.late_move_limit(4), 24, "{rule:?}");
+                assert_eq!(s.late_move_limit(5), usize::MAX, "{rule:?}");
+            }
         }
     }
 }

@@ -251,7 +251,7 @@ impl Worker {
         //
         // The most moves this node searches (see [`move_count_cap`]), from its depth before the
         // reduction below; taken only by a node that was not cut off above.
-        let move_cap = if ctl.settings.move_cap {
+        let move_cap = if ctl.settings.move_cap() {
             move_count_cap(depth)
         } else {
             usize::MAX
@@ -311,9 +311,8 @@ impl Worker {
         let mut best_move = None;
         // Late-move pruning, where no move cap applies (caro): in shallow non-PV nodes with
         // nothing forced, reducible moves (below) beyond the best-ordered few are not searched
-        // at all. No "improving" flag: not adopted, E-104, E-105. (The cap is below its
-        // limits at every depth: the bench's nodes are the same with it or without.)
-        let late_limit = if !pv_node && situation == Situation::Free && !settings.move_cap {
+        // at all. No "improving" flag: not adopted, E-104, E-105.
+        let late_limit = if !pv_node && situation == Situation::Free {
             settings.late_move_limit(depth)
         } else {
             usize::MAX
