@@ -27,6 +27,11 @@ const ROOT_VCT_NODES_PER_MS: u64 = 1000;
 /// Most attacker threats in a root VCT line. Ten instead of eight solves a few more positions
 /// but was not adopted (E-133).
 const ROOT_VCT_THREATS: u32 = 8;
+/// Nodes per millisecond of the soft limit that the check of each iteration's best move may
+/// spend ([`Worker::loses_to_threat`]), as the root VCT's budget was when the check was
+/// measured (E-391). At the root VCT's 1,000 (E-423) one check could take the whole move and
+/// leave the search at depth 1 to 3 where the opponent had a threat: E-434.
+const ROOT_VERIFY_NODES_PER_MS: u64 = 300;
 /// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
 const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
@@ -46,6 +51,12 @@ pub fn root_vct_budgets(soft_limit_ms: Option<u64>, max_depth: Option<u32>) -> (
         }
         (None, None) => (ROOT_VCT_NODES, ROOT_VCT_NODES),
     }
+}
+
+/// Node budget of each check of an iteration's best move: a share of the soft limit in a
+/// timed search, else the root VCT's budget.
+fn root_verify_budget(soft_limit_ms: Option<u64>, vct_budget: u64) -> u64 {
+    soft_limit_ms.map_or(vct_budget, |ms| ms * ROOT_VERIFY_NODES_PER_MS)
 }
 
 impl Worker {
@@ -153,9 +164,10 @@ impl Worker {
                     &defence_abort,
                 );
                 if threatened {
+                    let verify_budget = root_verify_budget(time.soft_limit_ms(), vct_budget);
                     self.verify = Some(Verify {
                         threats,
-                        budget: vct_budget,
+                        budget: self.within_node_limit(verify_budget, ctl.max_nodes),
                         safe: Vec::new(),
                     });
                 }
@@ -217,7 +229,7 @@ impl Worker {
 
     /// Whether `best`, not known safe, lets the opponent, to move after it, win by the threat
     /// [`Verify`] names; a move that does not is remembered as safe when the check ran to its
-    /// end. The check gets the root VCT's budget and stops at the soft limit.
+    /// end. The check gets [`ROOT_VERIFY_NODES_PER_MS`]'s budget and stops at the soft limit.
     /// Settled by matches: E-391 (alone: E-380, E-390).
     pub(super) fn loses_to_threat<C: Clock>(
         &mut self,
