@@ -32,6 +32,10 @@ const ROOT_VCT_THREATS: u32 = 8;
 /// measured (E-391). At the root VCT's 1,000 (E-423) one check could take the whole move and
 /// leave the search at depth 1 to 3 where the opponent had a threat: E-434.
 const ROOT_VERIFY_NODES_PER_MS: u64 = 300;
+/// Each check of an iteration's best move stops after this share of the soft limit (an
+/// eighth), and the move then counts as safe, so that the checks leave the tree most of the
+/// move and one move is not checked again at every depth (E-435).
+const ROOT_VERIFY_SHARE: u64 = 8;
 /// Nodes per millisecond of the soft limit each check of the root defence may spend in a timed
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
 const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
@@ -154,7 +158,8 @@ impl Worker {
             }
             self.nodes += self.vct.nodes();
             if let Some(threats) = ctl.settings.root_defence {
-                let defence_abort = share(2);
+                // A third of the soft limit, with the solvers before it (half before E-435).
+                let defence_abort = share(3);
                 let threatened = self.drop_refuted_moves(
                     pos,
                     moves,
@@ -229,8 +234,9 @@ impl Worker {
 
     /// Whether `best`, not known safe, lets the opponent, to move after it, win by the threat
     /// [`Verify`] names; a move that does not is remembered as safe when the check ran to its
-    /// end. The check gets [`ROOT_VERIFY_NODES_PER_MS`]'s budget and stops at the soft limit.
-    /// Settled by matches: E-391 (alone: E-380, E-390).
+    /// budget ([`ROOT_VERIFY_NODES_PER_MS`]) or its share of the time ([`ROOT_VERIFY_SHARE`]),
+    /// not when the soft limit or STOP cut it short.
+    /// Settled by matches: E-391 (alone: E-380, E-390); the budget and share: E-434, E-435.
     pub(super) fn loses_to_threat<C: Clock>(
         &mut self,
         pos: &mut Position,
@@ -248,16 +254,20 @@ impl Worker {
         // A check cut short by the node limit proves nothing safe.
         let whole = budget == verify.budget;
         let time = ctl.time;
-        let abort = || {
+        let out_of_time = || {
             ctl.stop.load(Ordering::Relaxed)
                 || time
                     .soft_limit_ms()
                     .is_some_and(|soft| time.elapsed_ms() >= soft)
         };
+        let deadline = time
+            .soft_limit_ms()
+            .map(|soft| time.elapsed_ms() + soft / ROOT_VERIFY_SHARE);
+        let abort = || out_of_time() || deadline.is_some_and(|d| time.elapsed_ms() >= d);
         pos.make_move(best);
         let loses = self.side_to_move_wins(pos, threats, budget, &abort);
         pos.undo_move();
-        if !loses && whole && !abort() {
+        if !loses && whole && !out_of_time() {
             if let Some(verify) = self.verify.as_mut() {
                 verify.safe.push(best);
             }
