@@ -8,8 +8,8 @@ use crate::board::Board;
 use crate::types::Rule;
 
 /// Quiet moves searched in a non-PV node with nothing forced, by remaining depth (1..=6),
-/// where late-move pruning applies ([`MoveLimit::LateMovePruning`]). Settled by matches: E-001, E-021, E-029; other
-/// limits not adopted: E-042, E-043, E-236, E-237.
+/// where late-move pruning applies ([`MoveLimit::LateMovePruning`]). Settled by matches: E-001,
+/// E-021, E-029; other limits not adopted: E-042, E-043, E-236, E-237.
 const LATE_MOVE_LIMIT: [usize; 7] = [usize::MAX, 10, 14, 18, 24, 32, 40];
 
 /// The threat sequences the root defends against (see [`RuleSettings::root_defence`]).
@@ -190,9 +190,11 @@ impl RuleSettings {
     #[inline]
     pub fn late_move_limit(&self, depth: i32) -> usize {
         match self.move_limit {
-            MoveLimit::LateMovePruning(last) if (1..=last).contains(&depth) => {
-                LATE_MOVE_LIMIT[depth as usize]
-            }
+            // Past the table's depths (a setting deeper than 6) there is no limit either.
+            MoveLimit::LateMovePruning(last) if (1..=last).contains(&depth) => LATE_MOVE_LIMIT
+                .get(depth as usize)
+                .copied()
+                .unwrap_or(usize::MAX),
             _ => usize::MAX,
         }
     }
@@ -295,5 +297,11 @@ mod tests {
                 assert_eq!(s.late_move_limit(5), usize::MAX, "{rule:?}");
             }
         }
+        let deep = RuleSettings {
+            move_limit: MoveLimit::LateMovePruning(9),
+            ..RuleSettings::for_rule(Rule::Caro)
+        };
+        assert_eq!(deep.late_move_limit(6), 40);
+        assert_eq!(deep.late_move_limit(7), usize::MAX);
     }
 }
