@@ -158,7 +158,9 @@ impl Worker {
             }
             self.nodes += self.vct.nodes();
             if let Some(threats) = ctl.settings.root_defence {
-                // A third of the soft limit, with the solvers before it (half before E-435).
+                // Up to a third of the soft limit from the start, as the root VCT's: a VCT that
+                // ran to its end leaves no time for the defence, which then does not run (half
+                // before E-435).
                 let defence_abort = share(3);
                 let threatened = self.drop_refuted_moves(
                     pos,
