@@ -145,7 +145,7 @@ fn root_vct_budget(turn_ms: i64, board: &wuzi::board::Board) -> u64 {
         board.empty_count(),
         InstantClock::new(std::time::Instant::now()),
     );
-    root_vct_budgets(time.soft_limit_ms(), None).0
+    root_vct_budgets(time.soft_limit_ms(), None).vct
 }
 
 /// Positions of self-play games (`file`: tests/data/vct_selfplay.jsonl, freestyle, or

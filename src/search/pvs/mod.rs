@@ -45,7 +45,7 @@ mod singular;
 mod threads;
 
 pub use evaluate::{evaluate, mover_double_three, threat_state};
-pub use root::root_vct_budgets;
+pub use root::{root_vct_budgets, RootBudgets};
 pub use threads::{max_threads, HELPER_BYTES, MAX_THREADS};
 use threads::{pack_iteration, unpack_iteration, HelperShare};
 

@@ -40,27 +40,36 @@ const ROOT_VERIFY_SHARE: u64 = 8;
 /// search, up to [`ROOT_VCT_NODES`] (see [`root_vct_budgets`] for a larger budget measured).
 const ROOT_DEFENCE_NODES_PER_MS: u64 = 40;
 
-/// Node budgets of the root's threat-space searches: the root VCT's and each root-defence
-/// check's. They fit the soft limit, or the depth limit when the search is untimed. The root
-/// Not adopted: E-124, E-134 (larger defence checks).
-pub fn root_vct_budgets(soft_limit_ms: Option<u64>, max_depth: Option<u32>) -> (u64, u64) {
-    match (soft_limit_ms, max_depth) {
-        (Some(ms), _) => (
-            ms * ROOT_VCT_NODES_PER_MS,
-            (ms * ROOT_DEFENCE_NODES_PER_MS).min(ROOT_VCT_NODES),
-        ),
-        (None, Some(depth)) => {
-            let nodes = (1000 * u64::from(depth) * u64::from(depth)).min(ROOT_VCT_NODES);
-            (nodes, nodes)
-        }
-        (None, None) => (ROOT_VCT_NODES, ROOT_VCT_NODES),
-    }
+/// Node budgets of the root's threat-space searches (see [`root_vct_budgets`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootBudgets {
+    /// The root VCT's.
+    pub vct: u64,
+    /// Each check of the root defence's (not adopted larger: E-124, E-134, E-431).
+    pub defence: u64,
+    /// Each check of an iteration's best move, where the opponent has a threat.
+    pub verify: u64,
 }
 
-/// Node budget of each check of an iteration's best move: a share of the soft limit in a
-/// timed search, else the root VCT's budget.
-fn root_verify_budget(soft_limit_ms: Option<u64>, vct_budget: u64) -> u64 {
-    soft_limit_ms.map_or(vct_budget, |ms| ms * ROOT_VERIFY_NODES_PER_MS)
+/// The root's node budgets: shares of the soft limit in a timed search; with no clock, a
+/// depth limit's share or `ROOT_VCT_NODES`, the same for all three.
+pub fn root_vct_budgets(soft_limit_ms: Option<u64>, max_depth: Option<u32>) -> RootBudgets {
+    let untimed = |nodes| RootBudgets {
+        vct: nodes,
+        defence: nodes,
+        verify: nodes,
+    };
+    match (soft_limit_ms, max_depth) {
+        (Some(ms), _) => RootBudgets {
+            vct: ms * ROOT_VCT_NODES_PER_MS,
+            defence: (ms * ROOT_DEFENCE_NODES_PER_MS).min(ROOT_VCT_NODES),
+            verify: ms * ROOT_VERIFY_NODES_PER_MS,
+        },
+        (None, Some(depth)) => {
+            untimed((1000 * u64::from(depth) * u64::from(depth)).min(ROOT_VCT_NODES))
+        }
+        (None, None) => untimed(ROOT_VCT_NODES),
+    }
 }
 
 impl Worker {
@@ -143,8 +152,8 @@ impl Worker {
                 }
             }
             self.nodes += self.vcf.nodes();
-            let (vct_budget, budget) = root_vct_budgets(time.soft_limit_ms(), time.max_depth());
-            let vct_budget = self.within_node_limit(vct_budget, ctl.max_nodes);
+            let budgets = root_vct_budgets(time.soft_limit_ms(), time.max_depth());
+            let vct_budget = self.within_node_limit(budgets.vct, ctl.max_nodes);
             let vct_abort = share(3);
             if let Some(first) = self
                 .vct
@@ -166,15 +175,14 @@ impl Worker {
                     pos,
                     moves,
                     threats,
-                    budget,
+                    budgets.defence,
                     ctl.max_nodes,
                     &defence_abort,
                 );
                 if threatened {
-                    let verify_budget = root_verify_budget(time.soft_limit_ms(), vct_budget);
                     self.verify = Some(Verify {
                         threats,
-                        budget: self.within_node_limit(verify_budget, ctl.max_nodes),
+                        budget: self.within_node_limit(budgets.verify, ctl.max_nodes),
                         safe: Vec::new(),
                     });
                 }
@@ -196,8 +204,8 @@ impl Worker {
     /// Drops the root moves after which the opponent has a win of kind `threats`, when the
     /// opponent would have one if it moved now. Moves are checked best-ordered first until
     /// `abort`; unchecked moves are kept, and so is every move if all of them lose (the search
-    /// then chooses among them as before). Each check gets the root VCT budget, or what is left
-    /// below `max_nodes`; the checks stop at `abort` or when the search's node count reaches
+    /// then chooses among them as before). Each check gets `budget`, or what is left below
+    /// `max_nodes`; the checks stop at `abort` or when the search's node count reaches
     /// `max_nodes`. Returns whether the opponent had such a win.
     fn drop_refuted_moves(
         &mut self,
