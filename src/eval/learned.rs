@@ -1,6 +1,6 @@
 //! The learned evaluation: a value per [shape code](super::shape_code) for each colour's empty
 //! cells, and a threat-state bonus for the side to move, per rule slot. The tables are fitted
-//! by `wuzi-tune` to game records and written into [`super::weights`]; they ship inside the
+//! by `wuzi-tune` to game records and written into `super::weights`; they ship inside the
 //! binary.
 //!
 //! A slot is a rule and, under renju, a colour: black's and white's cells (and black's and
@@ -74,7 +74,7 @@ impl EvalSlot {
 pub enum CellValues {
     /// The line weights, combination bonuses and threat bonuses of [`super`].
     Classic,
-    /// The fitted tables of [`super::weights`] (caro keeps the classic ones).
+    /// The fitted tables of `super::weights` (caro keeps the classic ones).
     Learned,
 }
 
