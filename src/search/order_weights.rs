@@ -67,7 +67,9 @@ impl OrderWeights {
 /// Freestyle, fitted to the moves PentaZen played in 1,200 games against wuzi at 0.2 s/move
 /// (17,047 positions): first choice 25.7 % of held-out moves instead of the cell values'
 /// 20.2 %, within the first ten 79.4 % instead of 71.2 %. It weighs stopping the opponent's
-/// threes and double threes above making one's own, and a lone four low. E-413.
+/// threes and double threes above making one's own, and a lone four low. E-413. Standard
+/// orders by it too, with the rest of freestyle's settings (E-438; a fit of its own to
+/// Rapfi's moves had played no better than the cell values: E-415).
 pub const FREESTYLE: OrderWeights = OrderWeights {
     lines: [
         [0, 0, 285, 397, 1864, 1878, 1845, 3665, 9395, 160000],
@@ -78,11 +80,6 @@ pub const FREESTYLE: OrderWeights = OrderWeights {
         [0, -133, 58, 2740, 5031, 3246, 6159, 6081, 1638, 0],
     ],
 };
-
-/// Standard: the cell values. A fit to Rapfi's moves in 400 games against itself predicted
-/// them better (first choice 19.3 % of held-out moves instead of 15.5 %) but played no
-/// better: E-415.
-pub const STANDARD: OrderWeights = OrderWeights::CELL_VALUES;
 
 /// Renju, black to move, fitted to black's moves in 397 games of Rapfi against itself at
 /// 0.1 s/move (4,182 positions; `scripts/datagen.py --first rapfi=... --rules
@@ -119,8 +116,7 @@ pub const RENJU_WHITE: OrderWeights = OrderWeights {
 /// cell values.
 pub fn weights(rule: Rule, mover: Color) -> &'static OrderWeights {
     match (rule, mover) {
-        (Rule::Freestyle, _) => &FREESTYLE,
-        (Rule::Standard, _) => &STANDARD,
+        (Rule::Freestyle | Rule::Standard, _) => &FREESTYLE,
         (Rule::Renju, Color::Black) => &RENJU_BLACK,
         (Rule::Renju, Color::White) => &RENJU_WHITE,
         (Rule::Caro | Rule::CaroExact, _) => &OrderWeights::CELL_VALUES,
