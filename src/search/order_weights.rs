@@ -3,7 +3,7 @@
 //! the side to move and for the opponent, per rule (and under renju per colour to move, as
 //! black's fouls change what either side must stop). Freestyle's and renju's are fitted by
 //! `wuzi-tune order` (`src/tune/order.rs`) to the moves of outside engines; standard
-//! and caro order by the cell values.
+//! orders by freestyle's (E-438) and caro by the cell values.
 
 use crate::board::pattern::{Combo, Pattern};
 use crate::eval::{COMBO_BONUS, DEFENCE_SIXTEENTHS, PATTERN_WEIGHT};
