@@ -78,16 +78,16 @@ pub struct RuleSettings {
     /// Plies less for the root's re-searches after a fail high at an aspiration window, until
     /// the next fail low: the move that failed high has just held at the full depth, and the
     /// shallower search settles the wider window sooner (the iteration still counts, and is
-    /// reported, as its own depth). None, except one under freestyle and standard (E-182, E-186,
-    /// E-438; the others: E-183, E-185, E-327), and none on larger boards (see [`RuleSettings::for_board`]).
+    /// reported, as its own depth). None, except one under freestyle and standard (E-182,
+    /// E-186, E-438; the others: E-183, E-185, E-327), and none on larger boards (see
+    /// [`RuleSettings::for_board`]).
     pub fail_high_reduction: i32,
     /// Whether the search leaves out idle points below the root when nothing is forced:
     /// points where neither colour's stone would build on another (see
     /// [`crate::position::Shape::builds`]). A stone there makes no shape and blocks none; it
     /// only waits for later stones. The root keeps every point. Freestyle and standard (E-204,
-    /// E-438); renju and caro search them (E-205, E-207, E-340, E-341; standard had too: E-206,
-    /// E-342), as do larger boards
-    /// (see [`RuleSettings::for_board`]).
+    /// E-438); renju and caro search them (E-205, E-207, E-340, E-341; standard had too:
+    /// E-206, E-342), as do larger boards (see [`RuleSettings::for_board`]).
     pub skip_idle_points: bool,
     /// Whether the move ordering puts the killers (the last two quiet moves that cut off at the
     /// same ply, cleared two plies down at each node: E-211) right after the table's move.
@@ -143,7 +143,9 @@ const SHARED: RuleSettings = RuleSettings {
 /// overline wins, which the board's shapes already tell. Standard with its own values
 /// (history, killers, the keep margin of 2, idle points searched, no fail-high reduction and
 /// the cell values for ordering, each from self-play) scored 22 of 160 against Rapfi, and 160
-/// games on the same openings with freestyle's gained: E-438.
+/// games on the same openings with freestyle's gained: E-438. The converse held too:
+/// freestyle with the shared values lost against Rapfi (E-441), as did renju with these
+/// (E-440).
 const FREESTYLE: RuleSettings = RuleSettings {
     tt_keep_margin: 0,
     fail_high_reduction: 1,
@@ -171,9 +173,10 @@ impl RuleSettings {
     }
 
     /// The settings `rule` searches with: `SHARED`, with only the differences that the rule's
-    /// own matches showed (see each field). Caro keeps five values of its own together: none
-    /// had shown a gain alone, but the shared ones in their place lost there (E-384). Renju's
-    /// root defence, root reduction and VCF order went back to the shared ones (E-385).
+    /// own matches showed (see each field); standard shares freestyle's (E-438). Caro keeps
+    /// five values of its own together: none had shown a gain alone, but the shared ones in
+    /// their place lost there (E-384). Renju's root defence, root reduction and VCF order went
+    /// back to the shared ones (E-385).
     pub const fn for_rule(rule: Rule) -> RuleSettings {
         match rule {
             Rule::Freestyle | Rule::Standard => FREESTYLE,
