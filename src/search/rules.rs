@@ -231,6 +231,8 @@ mod tests {
         assert_eq!(reduction(12, 9, Rule::Freestyle), 1);
         assert_eq!(reduction(20, 20, Rule::Freestyle), 0);
         assert_eq!(reduction(15, 16, Rule::Freestyle), 0);
+        assert_eq!(reduction(15, 15, Rule::Standard), 1);
+        assert_eq!(reduction(20, 20, Rule::Standard), 0);
         assert_eq!(reduction(15, 15, Rule::Renju), 0);
         // Nothing else depends on the board.
         let settings = on_board(20, 20, Rule::Freestyle);
