@@ -35,6 +35,8 @@ USAGE:
       --score-share X       share of each target from the search's score (default 0)
       --rapfi-only          only the positions Rapfi scored, mates left out (with
                             --score-share 1, the fit learns Rapfi's judgement)
+      --skip-last N         leave out each game's positions within N plies of its last
+                            quiet one (the ends of won attacks; default 0)
       --write FILE          write the fitted tables as Rust source (src/eval/weights.rs)
   wuzi-tune classic --write FILE
       Writes the classic values in the learned tables' layout.
@@ -154,6 +156,7 @@ fn fit_command(all: &[String]) -> Result<()> {
         prior: 100.0,
         score_share: 0.0,
         rapfi_only: false,
+        skip_last: 0,
         rules: FITTED_RULES.to_vec(),
     };
     let (mut dirs, mut write) = (Vec::new(), None);
@@ -192,6 +195,7 @@ fn fit_command(all: &[String]) -> Result<()> {
             "--rate" => options.rate = number(&name, v)?,
             "--prior" => options.prior = number(&name, v)?,
             "--score-share" => options.score_share = number(&name, v)?,
+            "--skip-last" => options.skip_last = number(&name, v)?,
             _ => bail!("unknown option {name}"),
         }
     }

@@ -59,6 +59,9 @@ pub struct Options {
     /// from a stronger engine's judgement of quiet play, not from the last plies of attacks
     /// whose results (and mate scores) the search reads out anyway (E-393's finding).
     pub rapfi_only: bool,
+    /// Positions this many plies or fewer before a game's last quiet position are left out:
+    /// the ends of won attacks, which most of a game's positions are not.
+    pub skip_last: u16,
     /// Rules whose games are read.
     pub rules: Vec<Rule>,
 }
@@ -206,8 +209,12 @@ impl Data {
                 };
                 let held_out =
                     is_held_out(name, game.number, options.seed, options.held_out_permille);
+                let last = game.samples.last().map_or(0, |s| s.stones);
                 for s in &game.samples {
                     if options.rapfi_only && !is_rapfi_value(s.score) {
+                        continue;
+                    }
+                    if s.stones + options.skip_last > last {
                         continue;
                     }
                     let start = features.len() as u32;
@@ -588,6 +595,7 @@ mod tests {
             prior: 100.0,
             score_share: 1.0,
             rapfi_only: false,
+            skip_last: 0,
             rules: FITTED_RULES.to_vec(),
         };
         assert_eq!(Data::new(&files, &options).counts(0), (6, 0));
@@ -595,5 +603,45 @@ mod tests {
         let data = Data::new(&files, &options);
         assert_eq!(data.counts(0), (2, 0));
         assert_eq!(data.scored(), (0, 2));
+    }
+
+    /// `skip_last` leaves out the positions within that many plies of the game's last one.
+    #[test]
+    fn skip_last_leaves_out_the_end_of_each_game() {
+        let sample = |stones| Sample {
+            stones,
+            mover: crate::types::Color::Black,
+            threat_state: 0,
+            score: None,
+            cells: [vec![(1, 10)], vec![(2, 20)]],
+        };
+        let game = Game {
+            number: 1,
+            rule: Rule::Renju,
+            width: 15,
+            height: 15,
+            black_halves: 0,
+            samples: (6..=30).map(sample).collect(),
+        };
+        let files = vec![("batch".to_string(), vec![game])];
+        let mut options = Options {
+            model: Model::Shared,
+            seed: 1,
+            held_out_permille: 0,
+            iterations: 1,
+            rate: 1.0,
+            prior: 100.0,
+            score_share: 0.0,
+            rapfi_only: false,
+            skip_last: 0,
+            rules: FITTED_RULES.to_vec(),
+        };
+        let renju = FITTED_RULES.iter().position(|&r| r == Rule::Renju).unwrap();
+        assert_eq!(Data::new(&files, &options).counts(renju), (25, 0));
+        options.skip_last = 10;
+        // 30 - 10 = 20: positions of 6..=20 stones stay.
+        assert_eq!(Data::new(&files, &options).counts(renju), (15, 0));
+        options.skip_last = 40;
+        assert_eq!(Data::new(&files, &options).counts(renju), (0, 0));
     }
 }
