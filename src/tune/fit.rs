@@ -60,7 +60,7 @@ pub struct Options {
     /// whose results (and mate scores) the search reads out anyway (E-393's finding).
     pub rapfi_only: bool,
     /// Positions this many plies or fewer before a game's last quiet position are left out:
-    /// the ends of won attacks, which most of a game's positions are not.
+    /// the ends of won attacks, which the data holds most of (E-451).
     pub skip_last: u16,
     /// Rules whose games are read.
     pub rules: Vec<Rule>,
@@ -214,7 +214,7 @@ impl Data {
                     if options.rapfi_only && !is_rapfi_value(s.score) {
                         continue;
                     }
-                    if s.stones + options.skip_last > last {
+                    if s.stones.saturating_add(options.skip_last) > last {
                         continue;
                     }
                     let start = features.len() as u32;
