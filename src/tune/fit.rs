@@ -559,6 +559,23 @@ mod tests {
         assert!(same < 9_500, "the seed changes the split");
     }
 
+    /// Options that read every position of every fitted rule, none held out, for the tests of
+    /// which positions [`Data::new`] keeps.
+    fn one_pass_options() -> Options {
+        Options {
+            model: Model::Shared,
+            seed: 1,
+            held_out_permille: 0,
+            iterations: 1,
+            rate: 1.0,
+            prior: 100.0,
+            score_share: 0.0,
+            rapfi_only: false,
+            skip_last: 0,
+            rules: FITTED_RULES.to_vec(),
+        }
+    }
+
     /// `rapfi_only` keeps the positions with a Rapfi value and drops those with a Rapfi mate,
     /// a wuzi score or none.
     #[test]
@@ -587,16 +604,8 @@ mod tests {
         };
         let files = vec![("batch".to_string(), vec![game])];
         let mut options = Options {
-            model: Model::Shared,
-            seed: 1,
-            held_out_permille: 0,
-            iterations: 1,
-            rate: 1.0,
-            prior: 100.0,
             score_share: 1.0,
-            rapfi_only: false,
-            skip_last: 0,
-            rules: FITTED_RULES.to_vec(),
+            ..one_pass_options()
         };
         assert_eq!(Data::new(&files, &options).counts(0), (6, 0));
         options.rapfi_only = true;
@@ -624,18 +633,7 @@ mod tests {
             samples: (6..=30).map(sample).collect(),
         };
         let files = vec![("batch".to_string(), vec![game])];
-        let mut options = Options {
-            model: Model::Shared,
-            seed: 1,
-            held_out_permille: 0,
-            iterations: 1,
-            rate: 1.0,
-            prior: 100.0,
-            score_share: 0.0,
-            rapfi_only: false,
-            skip_last: 0,
-            rules: FITTED_RULES.to_vec(),
-        };
+        let mut options = one_pass_options();
         let renju = FITTED_RULES.iter().position(|&r| r == Rule::Renju).unwrap();
         assert_eq!(Data::new(&files, &options).counts(renju), (25, 0));
         options.skip_last = 10;
