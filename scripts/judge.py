@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Move quality judged by a stronger engine: a quick, paired screen of a change before matches.
 
-    scripts/judge.py positions OUT.jsonl [--plies N] [--per-rule N] [--seed S] RECORDS.jsonl...
+    scripts/judge.py positions OUT.jsonl [--plies N] [--from N] [--per-rule N] [--seed S]
+                               RECORDS.jsonl...
     scripts/judge.py run POSITIONS.jsonl --out OUT.jsonl --judge PATH [--engine PATH]
                          [--env NAME=VALUE ...] [--turn MS] [--judge-ms MS] [--cache FILE]
     scripts/judge.py compare BASE.jsonl NEW.jsonl [NEW.jsonl ...]
@@ -11,8 +12,8 @@ Most games lost to Rapfi are lost in the first plies after the opening, in quiet
 this asks about those positions directly.
 
 `positions` reads wuzi-match records (--jsonl) and keeps every position where `wuzi` was to
-move within --plies (default 16) plies after the opening: the stones in move order (black
-first), the rule, the size and the record it came from. --per-rule N keeps a seeded sample of
+move within --plies (default 16) plies after the opening, from the --from-th (default 0): the
+stones in move order (black first), the rule, the size and the record it came from. --per-rule N keeps a seeded sample of
 N a rule.
 
 `run` asks the engine (default target/release/pbrain-wuzi; a fresh process per position, started
@@ -69,6 +70,7 @@ def option(args, name, default, kind=str):
 
 def positions(args):
     plies = option(args, "--plies", 16, int)
+    first = option(args, "--from", 0, int)
     per_rule = option(args, "--per-rule", 0, int)
     seed = option(args, "--seed", 1, int)
     if len(args) < 2:
@@ -85,7 +87,7 @@ def positions(args):
                     continue
                 wuzi_black = game["black"] == "wuzi"
                 opening, moves = game["opening"], game["moves"]
-                for k in range(min(plies, len(moves))):
+                for k in range(first, min(plies, len(moves))):
                     black_to_move = (len(opening) + k) % 2 == 0
                     if black_to_move != wuzi_black:
                         continue
