@@ -83,7 +83,8 @@ def positions(args):
                 if not line.strip():
                     continue
                 game = json.loads(line)
-                if game["rule"] not in RULES or "wuzi" not in (game["black"], game["white"]):
+                if (game["rule"] not in RULES or "wuzi" not in (game["black"], game["white"])
+                        or game["width"] != game["height"]):
                     continue
                 wuzi_black = game["black"] == "wuzi"
                 opening, moves = game["opening"], game["moves"]
@@ -112,7 +113,7 @@ def positions(args):
 
 def talk(command, cwd, env, rule, size, stones, turn_ms):
     """One fresh engine process asked for its move on `stones` (the side to move's own as 1):
-    returns (move, last MESSAGE lines), move None when it gave none."""
+    returns (move, its MESSAGE lines), move None when it gave none."""
     proc = subprocess.Popen(
         [command], cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL, text=True, bufsize=1,
@@ -279,14 +280,14 @@ def main(argv):
         print(__doc__)
         return
     command, args = argv[0], list(argv[1:])
-    if command == "positions":
-        positions(args)
-    elif command == "run":
-        run(args)
-    elif command == "compare":
-        compare(args)
-    else:
+    commands = {"positions": positions, "run": run, "compare": compare}
+    if command not in commands:
         fail(f"unknown command {command!r} (positions, run or compare)")
+    try:
+        commands[command](args)
+    except (OSError, KeyError, ValueError) as e:
+        # A missing file, a record or result line without the fields it needs, bad JSON.
+        fail(f"{command}: {e if isinstance(e, OSError) else repr(e)}")
 
 
 if __name__ == "__main__":
