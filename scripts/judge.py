@@ -13,8 +13,8 @@ this asks about those positions directly.
 
 `positions` reads wuzi-match records (--jsonl) and keeps every position where `wuzi` was to
 move within --plies (default 16) plies after the opening, from the --from-th (default 0): the
-stones in move order (black first), the rule, the size and the record it came from. --per-rule N keeps a seeded sample of
-N a rule.
+stones in move order (black first), the rule, the size and the record it came from.
+--per-rule N keeps a seeded sample of N a rule.
 
 `run` asks the engine (default target/release/pbrain-wuzi; a fresh process per position, started
 in its own folder with the --env variables set) for its move at --turn ms a move (default 500,
