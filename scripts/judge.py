@@ -28,8 +28,9 @@ compared on the same verdict. One JSON line per position: its index, the engine'
 mover's expected score.
 
 `compare` pairs the files position by position with the first: how many moves differ, the
-mean expected score of each, and the mean difference on the differing positions with its
-standard error and a one-sided p from the normal approximation.
+mean expected score of each (a move both chose counts with the first file's verdict), and the
+mean difference on the differing positions with its standard error and a one-sided p from the
+normal approximation.
 """
 import json
 import math
@@ -258,7 +259,9 @@ def compare(args):
         diffs = [new[i]["score"] - base[i]["score"] for i in common
                  if new[i]["move"] != base[i]["move"]]
         mean_base = sum(base[i]["score"] for i in common) / max(len(common), 1)
-        mean_new = sum(new[i]["score"] for i in common) / max(len(common), 1)
+        # The same move gives the same position: its base verdict stands for both (runs
+        # that did not share a cache may have judged it twice).
+        mean_new = mean_base + sum(diffs) / max(len(common), 1)
         n = len(diffs)
         if n > 1:
             mean = sum(diffs) / n
