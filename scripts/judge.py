@@ -36,16 +36,16 @@ import json
 import math
 import os
 import random
-import re
 import subprocess
 import sys
 import threading
 import time
 
+from losses import parse_outside_score, records
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RULES = {"freestyle": 0, "standard": 1, "renju": 4}
-EVAL = re.compile(r"\bEval ([+-]?)(M?)(\d+)")
 SCALE = 250.0
 
 
@@ -78,27 +78,22 @@ def positions(args):
         fail("positions OUT.jsonl RECORDS.jsonl...")
     out, paths = args[0], args[1:]
     by_rule = {}
-    for path in paths:
-        with open(path) as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                game = json.loads(line)
-                if (game["rule"] not in RULES or "wuzi" not in (game["black"], game["white"])
-                        or game["width"] != game["height"]):
-                    continue
-                wuzi_black = game["black"] == "wuzi"
-                opening, moves = game["opening"], game["moves"]
-                for k in range(first, min(plies, len(moves))):
-                    black_to_move = (len(opening) + k) % 2 == 0
-                    if black_to_move != wuzi_black:
-                        continue
-                    by_rule.setdefault(game["rule"], []).append({
-                        "rule": game["rule"],
-                        "size": game["width"],
-                        "stones": opening + moves[:k],
-                        "source": f"{os.path.basename(path)}:{game['game']}:{k}",
-                    })
+    for path, game in records(paths):
+        if (game["rule"] not in RULES or "wuzi" not in (game["black"], game["white"])
+                or game["width"] != game["height"]):
+            continue
+        wuzi_black = game["black"] == "wuzi"
+        opening, moves = game["opening"], game["moves"]
+        for k in range(first, min(plies, len(moves))):
+            black_to_move = (len(opening) + k) % 2 == 0
+            if black_to_move != wuzi_black:
+                continue
+            by_rule.setdefault(game["rule"], []).append({
+                "rule": game["rule"],
+                "size": game["width"],
+                "stones": opening + moves[:k],
+                "source": f"{os.path.basename(path)}:{game['game']}:{k}",
+            })
     rng = random.Random(seed)
     kept = []
     for rule in sorted(by_rule):
@@ -166,13 +161,12 @@ def talk(command, cwd, env, rule, size, stones, turn_ms):
 def expected(messages):
     """The last `Eval` in an engine's messages as its own expected score, or None."""
     for line in reversed(messages):
-        m = EVAL.search(line)
-        if m:
-            sign, mate, value = m.groups()
-            if mate:
-                return 1.0 if sign != "-" else 0.0
-            v = int(value) * (-1 if sign == "-" else 1)
-            return 1.0 / (1.0 + math.exp(-v / SCALE))
+        parsed = parse_outside_score(line)
+        if parsed:
+            value, mate = parsed
+            if mate is not None:
+                return 1.0 if value > 0 else 0.0
+            return 1.0 / (1.0 + math.exp(-value / SCALE))
     return None
 
 
