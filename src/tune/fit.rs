@@ -576,33 +576,48 @@ mod tests {
         }
     }
 
+    /// A position of `stones` stones with one cell entry per side, `mover` to move.
+    fn filter_sample(stones: u16, mover: crate::types::Color, score: Option<Score>) -> Sample {
+        Sample {
+            stones,
+            mover,
+            threat_state: 0,
+            score,
+            cells: [vec![(1, 10)], vec![(2, 20)]],
+        }
+    }
+
+    /// One record file holding one 15x15 game of `rule` with these positions.
+    fn one_game_file(
+        rule: Rule,
+        black_halves: u8,
+        samples: Vec<Sample>,
+    ) -> Vec<(String, Vec<Game>)> {
+        let game = Game {
+            number: 1,
+            rule,
+            width: 15,
+            height: 15,
+            black_halves,
+            samples,
+        };
+        vec![("batch".to_string(), vec![game])]
+    }
+
     /// `rapfi_only` keeps the positions with a Rapfi value and drops those with a Rapfi mate,
     /// a wuzi score or none.
     #[test]
     fn rapfi_only_keeps_rapfi_values() {
-        let sample = |score| Sample {
-            stones: 3,
-            mover: crate::types::Color::White,
-            threat_state: 0,
-            score,
-            cells: [vec![(1, 10)], vec![(2, 20)]],
-        };
-        let game = Game {
-            number: 1,
-            rule: Rule::Freestyle,
-            width: 15,
-            height: 15,
-            black_halves: 2,
-            samples: vec![
-                sample(Some(Score::Rapfi(120))),
-                sample(Some(Score::Rapfi(RAPFI_MATE))),
-                sample(Some(Score::Rapfi(-RAPFI_MATE))),
-                sample(Some(Score::Wuzi(40))),
-                sample(None),
-                sample(Some(Score::Rapfi(-300))),
-            ],
-        };
-        let files = vec![("batch".to_string(), vec![game])];
+        let sample = |score| filter_sample(3, crate::types::Color::White, score);
+        let samples = vec![
+            sample(Some(Score::Rapfi(120))),
+            sample(Some(Score::Rapfi(RAPFI_MATE))),
+            sample(Some(Score::Rapfi(-RAPFI_MATE))),
+            sample(Some(Score::Wuzi(40))),
+            sample(None),
+            sample(Some(Score::Rapfi(-300))),
+        ];
+        let files = one_game_file(Rule::Freestyle, 2, samples);
         let mut options = Options {
             score_share: 1.0,
             ..one_pass_options()
@@ -617,22 +632,10 @@ mod tests {
     /// `skip_last` leaves out the positions within that many plies of the game's last one.
     #[test]
     fn skip_last_leaves_out_the_end_of_each_game() {
-        let sample = |stones| Sample {
-            stones,
-            mover: crate::types::Color::Black,
-            threat_state: 0,
-            score: None,
-            cells: [vec![(1, 10)], vec![(2, 20)]],
-        };
-        let game = Game {
-            number: 1,
-            rule: Rule::Renju,
-            width: 15,
-            height: 15,
-            black_halves: 0,
-            samples: (6..=30).map(sample).collect(),
-        };
-        let files = vec![("batch".to_string(), vec![game])];
+        let samples = (6..=30)
+            .map(|stones| filter_sample(stones, crate::types::Color::Black, None))
+            .collect();
+        let files = one_game_file(Rule::Renju, 0, samples);
         let mut options = one_pass_options();
         let renju = FITTED_RULES.iter().position(|&r| r == Rule::Renju).unwrap();
         assert_eq!(Data::new(&files, &options).counts(renju), (25, 0));
