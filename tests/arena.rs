@@ -4,11 +4,14 @@
 //! Every run goes through [`run_bounded`], which fails the test instead of hanging when the
 //! runner does not return within a generous limit.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::files::{temp_dir, test_engine};
 use wuzi::arena::openings::{load_openings, parse_openings, OpeningFormat};
 use wuzi::arena::runner::Summary;
 use wuzi::arena::stats::{
@@ -20,49 +23,9 @@ use wuzi::types::{Pos, Rule};
 /// Upper bound for one runner call; far above what any test here needs.
 const LIMIT: Duration = Duration::from_secs(60);
 
-fn engine_exe() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    // target/<profile>/deps/arena-xxxx → target/<profile>/examples/
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("test executable lives in target/<profile>/deps");
-    let name = format!("wuzi-test-engine{}", std::env::consts::EXE_SUFFIX);
-    let path = profile_dir.join("examples").join(name);
-    assert!(path.exists(), "test engine not built at {}", path.display());
-    path
-}
-
 /// `cmd=...` item for a test engine in `mode` with extra options.
 fn engine(mode: &str, extra: &str) -> String {
-    format!("cmd='{}' {mode} {extra}", engine_exe().display())
-}
-
-/// A test's scratch folder under the system's temporary folder. It is removed when the test
-/// passes and kept when it fails, so the runner's files can be read after a failure.
-struct TempDir(PathBuf);
-
-impl std::ops::Deref for TempDir {
-    type Target = Path;
-
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn temp_dir(name: &str) -> TempDir {
-    let dir = std::env::temp_dir().join(format!("wuzi-arena-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    TempDir(dir)
+    format!("cmd='{}' {mode} {extra}", test_engine().display())
 }
 
 /// Builds an argument list; items separated by `|` so that engine commands keep spaces.
@@ -230,7 +193,7 @@ fn reply_gap_keeps_an_engine_that_drops_early_input() {
 fn renju_foul_loses() {
     // Black stones 5,7 6,7 and 7,5 7,6 on 15x15 (white far away in the corners): 7,7 makes
     // two open threes, a double-three, which the foul engine finds and plays as black.
-    let dir = temp_dir("foul-opening");
+    let dir = temp_dir("arena-foul-opening");
     let file = dir.join("opening.txt");
     std::fs::write(&file, "-2,0, -7,-7, -1,0, 7,-7, 0,-2, -7,7, 0,-1, 7,7\n").expect("write");
     let (record, _) = one_game(
@@ -255,7 +218,7 @@ fn referee_follows_the_gomocup_judge_on_a_five_at_the_straightening_point() {
     // three that straightens only at 6,3, where black makes five. As Piskvork's judge rules,
     // that is no three, so 7,2 is no double three and the game goes on: both sides scan row
     // by row, white takes 6,3 and black completes the column's five at 7,3.
-    let dir = temp_dir("five-at-straightening-opening");
+    let dir = temp_dir("arena-five-at-straightening-opening");
     let file = dir.join("opening.txt");
     std::fs::write(&file, format!("{FIVE_AT_THE_STRAIGHTENING_POINT}\n")).expect("write");
     let (record, _) = one_game(
@@ -275,7 +238,7 @@ fn referee_follows_the_gomocup_judge_on_a_five_at_the_straightening_point() {
 #[test]
 fn silent_engine_times_out_in_every_game_the_last_included() {
     // Three games with one worker: the watchdog must end each of them, the last one too.
-    let dir = temp_dir("silent");
+    let dir = temp_dir("arena-silent");
     let jsonl = dir.join("games.jsonl");
     let (result, out, elapsed) = run_bounded(args(&[
         "--engine",
@@ -329,7 +292,7 @@ fn slow_engine_is_killed_at_the_deadline() {
 
 #[test]
 fn late_reply_within_tolerance_counts_and_uses_the_match_clock() {
-    let dir = temp_dir("tolerance-log");
+    let dir = temp_dir("arena-tolerance-log");
     let log = dir.join("slow.log");
     let (record, _) = one_game(
         "tolerance",
@@ -534,7 +497,7 @@ fn openings_parse_in_both_notations() {
 
 /// Plays one game of the scanning engine as black from `opening` (offset notation) on 7x7.
 fn adjudicate(rule: &str, opening: &str) -> String {
-    let dir = temp_dir(&format!("adjudicate-{rule}-{}", opening.len()));
+    let dir = temp_dir(&format!("arena-adjudicate-{rule}-{}", opening.len()));
     let file = dir.join("opening.txt");
     std::fs::write(&file, format!("{opening}\n")).expect("write");
     let (record, _) = one_game(
@@ -612,7 +575,7 @@ fn deterministic_match_gives_the_expected_results_and_records() {
     // Game 4 (B black, opening 2): white A has 2,0 already and completes row 0 with the 10th
     //   stone: 0-1, A wins.
     // So A: 2 wins, 1 loss, 1 draw; as black 0-1-1, as white 2-0-0; pairs scored 1 and 1.5.
-    let dir = temp_dir("deterministic");
+    let dir = temp_dir("arena-deterministic");
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "# two openings\n0,0\r\n0,0, 0,-2\r\n").expect("write");
     let (sgf, psq, jsonl) = (dir.join("sgf"), dir.join("psq"), dir.join("games.jsonl"));
@@ -741,7 +704,7 @@ fn deterministic_match_gives_the_expected_results_and_records() {
 fn engine_sees_a_gomocup_session() {
     // Black (logged) on 5x5 from the opening "0,0, 0,-2": black 2,2, white 2,0. The logged
     // engine is A, black in game 1; it is to move first, so it gets the whole board.
-    let dir = temp_dir("session");
+    let dir = temp_dir("arena-session");
     let log = dir.join("a.log");
     let openings = dir.join("o.txt");
     std::fs::write(&openings, "0,0, 0,-2\n").expect("write");
@@ -803,7 +766,7 @@ fn engine_sees_a_gomocup_session() {
 
 #[test]
 fn reuse_keeps_one_process_per_engine() {
-    let dir = temp_dir("reuse");
+    let dir = temp_dir("arena-reuse");
     let count_pids = |reuse: bool| {
         let log = dir.join(format!("log-{reuse}"));
         let mut argv = args(&[
@@ -867,7 +830,7 @@ fn sprt_stops_as_soon_as_it_decides() {
 
 #[test]
 fn interrupt_keeps_what_finished() {
-    let dir = temp_dir("interrupt");
+    let dir = temp_dir("arena-interrupt");
     let jsonl = dir.join("games.jsonl");
     let flag = Arc::new(AtomicBool::new(false));
     let raiser = {

@@ -5,43 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::files::{temp_dir, test_engine};
 use serde_json::Value;
 use wuzi::board::pattern::Combo;
 use wuzi::board::Board;
 use wuzi::position::Position;
 use wuzi::tune::samples::{self, Score};
 use wuzi::types::{Pos, Rule};
-
-/// The scripted engine (`tests/engines/test_engine.rs`, built by `cargo test`).
-fn test_engine() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("test executable lives in target/<profile>/deps");
-    let name = format!("wuzi-test-engine{}", std::env::consts::EXE_SUFFIX);
-    let path = profile_dir.join("examples").join(name);
-    assert!(path.exists(), "test engine not built at {}", path.display());
-    path
-}
-
-/// A scratch folder, removed when the test passes.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn temp_dir(name: &str) -> TempDir {
-    let dir = std::env::temp_dir().join(format!("wuzi-tune-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    TempDir(dir)
-}
 
 /// Runs `wuzi-tune` with `args`; returns its stdout, failing the test unless it succeeds.
 fn tune(args: &[&str]) -> String {
@@ -158,9 +130,9 @@ fn expected_positions(record: &Value) -> Vec<(usize, Option<i32>)> {
 
 #[test]
 fn extracts_match_records_and_fits_them_reproducibly() {
-    let dir = temp_dir("pipeline");
-    let records = [play(&dir.0, "freestyle", 2), play(&dir.0, "renju", 2)];
-    let out = dir.0.join("samples");
+    let dir = temp_dir("tune-pipeline");
+    let records = [play(&dir, "freestyle", 2), play(&dir, "renju", 2)];
+    let out = dir.join("samples");
     let out_arg = out.to_str().expect("UTF-8");
 
     let mut expected = Vec::new();
@@ -188,7 +160,7 @@ fn extracts_match_records_and_fits_them_reproducibly() {
         format!("1 record files read (2 games, {first} positions), 0 already extracted")
     );
     // The whole folder: only the new record file is read.
-    let dir_arg = dir.0.to_str().expect("UTF-8");
+    let dir_arg = dir.to_str().expect("UTF-8");
     let report = tune(&["extract", "--out", out_arg, dir_arg]);
     assert_eq!(
         report.trim(),
@@ -224,7 +196,7 @@ fn extracts_match_records_and_fits_them_reproducibly() {
 
     // The same seed gives the same tables; the source names the command.
     let write = |sub: &str, seed: &str| {
-        let folder = dir.0.join(sub);
+        let folder = dir.join(sub);
         std::fs::create_dir_all(&folder).expect("folder");
         let path = folder.join("weights.rs");
         let p = path.to_str().expect("UTF-8").to_string();
@@ -251,7 +223,7 @@ fn extracts_match_records_and_fits_them_reproducibly() {
         8,
         "four cell and four threat tables"
     );
-    assert!(a != tune_classic(&dir.0), "the fit did not move the tables");
+    assert!(a != tune_classic(&dir), "the fit did not move the tables");
 }
 
 /// The classic tables as `wuzi-tune classic` writes them.
@@ -277,7 +249,7 @@ fn order_loss(report: &str, weights: &str, set: &str) -> f64 {
 
 #[test]
 fn fits_the_ordering_to_recorded_moves_reproducibly() {
-    let dir = temp_dir("order");
+    let dir = temp_dir("tune-order");
     // The engine against itself on a smaller budget, from the balanced openings: games long
     // enough to have free positions, whose moves are among the candidates.
     let engine = format!("cmd={}", env!("CARGO_BIN_EXE_pbrain-wuzi"));
@@ -286,7 +258,7 @@ fn fits_the_ordering_to_recorded_moves_reproducibly() {
         "/tests/data/balanced_freestyle_15.txt"
     );
     let record = play_against(
-        &dir.0,
+        &dir,
         "freestyle",
         16,
         &[&engine, "name=small", "info=max_node=1000"],

@@ -6,6 +6,7 @@
 #![allow(dead_code)] // each test file uses a different subset
 
 pub mod data;
+pub mod files;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
