@@ -36,8 +36,9 @@ import shutil
 import subprocess
 import sys
 
+from gauntlet import RULES, parse_opponent
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
 # Batches that may fail in a row (left for a later run) before the run gives up.
 MAX_FAILURES = 5
 
@@ -87,14 +88,10 @@ def parse_args(argv):
         if item == "self":
             opponents.append(("self", None, None))
             continue
-        name, sep, command = item.partition("=")
-        if not sep or not name or not command:
+        opponent = parse_opponent(item)
+        if opponent is None:
             fail(f"an opponent is self or NAME=COMMAND[@RULES], not {item!r}")
-        rules = None
-        if "@" in command:
-            command, rules = command.rsplit("@", 1)
-            rules = rules.split(",")
-        opponents.append((name, command, rules))
+        opponents.append(opponent)
     for rule in opts["rules"]:
         if rule not in RULES:
             fail(f"unknown rule {rule!r}")

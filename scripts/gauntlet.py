@@ -51,6 +51,20 @@ def fail(message):
     sys.exit(2)
 
 
+def parse_opponent(item):
+    """(name, command, rules or None) of an opponent written NAME=COMMAND[@RULE,RULE...],
+    or None when `item` is not written so (`scripts/datagen.py` reads its opponents the same
+    way)."""
+    name, sep, command = item.partition("=")
+    if not sep or not name or not command:
+        return None
+    rules = None
+    if "@" in command:
+        command, rules = command.rsplit("@", 1)
+        rules = rules.split(",")
+    return name, command, rules
+
+
 def parse_args(argv):
     opts = {
         "rules": ["freestyle", "standard", "renju"],
@@ -103,14 +117,10 @@ def parse_args(argv):
             else:
                 fail(f"unknown option {item}\n{USAGE}")
             continue
-        name, sep, command = item.partition("=")
-        if not sep or not name or not command:
+        opponent = parse_opponent(item)
+        if opponent is None:
             fail(f"an opponent is NAME=COMMAND[@RULES], not {item!r}")
-        rules = None
-        if "@" in command:
-            command, rules = command.rsplit("@", 1)
-            rules = rules.split(",")
-        opponents.append((name, command, rules))
+        opponents.append(opponent)
     for rule in opts["rules"] + [r for _, _, rs in opponents for r in rs or []]:
         if rule not in RULES:
             fail(f"unknown rule {rule!r} (one of {', '.join(RULES)})")
