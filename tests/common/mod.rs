@@ -1,4 +1,5 @@
-//! Helpers for tests that drive the real `pbrain-wuzi` binary over pipes, as a manager does.
+//! Helpers for tests that drive the real `pbrain-wuzi` binary over pipes, as a manager does;
+//! the test data's readers ([`data`]) and shared scratch files ([`files`]) sit beside them.
 //!
 //! stdout is read on a helper thread into a channel, so every wait has a deadline
 //! (`recv_timeout`) and a silent or hung engine fails the test instead of blocking it. stderr
