@@ -41,11 +41,14 @@ import sys
 import threading
 import time
 
+from gauntlet import RULES as PROTOCOL_RULES
 from losses import parse_outside_score, records
+from puzzles import is_move
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-RULES = {"freestyle": 0, "standard": 1, "renju": 4}
+# The rules the judge (Rapfi) plays; caro records are passed over.
+RULES = {rule: PROTOCOL_RULES[rule] for rule in ("freestyle", "standard", "renju")}
 SCALE = 250.0
 
 
@@ -139,8 +142,7 @@ def talk(command, cwd, env, rule, size, stones, turn_ms):
             if line.startswith("MESSAGE"):
                 messages.append(line)
                 continue
-            parts = line.split(",")
-            if len(parts) == 2 and all(p.isdigit() for p in parts):
+            if is_move(line):
                 move = line
                 break
             if line.startswith(("ERROR", "UNKNOWN")):
