@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use common::data::{records, xy};
-use common::{run_wuzi, test_engine_exe};
+use common::files::test_engine;
+use common::run_wuzi;
 use serde_json::Value;
 use wuzi::board::{Board, MoveCheck};
 use wuzi::notation::parse_pos_notation;
@@ -308,7 +309,7 @@ fn run_match(name: &str, args: &[&str]) -> PathBuf {
 
 #[test]
 fn games_written_by_wuzi_match_load() {
-    let engine = |mode: &str| format!("cmd='{}' {mode}", test_engine_exe().display());
+    let engine = |mode: &str| format!("cmd='{}' {mode}", test_engine().display());
     // 5x5: black fills row 1 from a1, white row 5 from e5; black's e1 is a five at move 9.
     let dir = run_match(
         "scan",

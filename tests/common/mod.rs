@@ -244,21 +244,6 @@ pub fn run_wuzi(args: &[&str]) -> (ExitStatus, String, String) {
     )
 }
 
-/// The scripted test engine (`tests/engines/test_engine.rs`, built by `cargo test` as the
-/// example `wuzi-test-engine`) beside the test executable.
-pub fn test_engine_exe() -> std::path::PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    // target/<profile>/deps/test-xxxx -> target/<profile>/examples/
-    let profile_dir = exe
-        .parent()
-        .and_then(std::path::Path::parent)
-        .expect("test executable lives in target/<profile>/deps");
-    let name = format!("wuzi-test-engine{}", std::env::consts::EXE_SUFFIX);
-    let path = profile_dir.join("examples").join(name);
-    assert!(path.exists(), "test engine not built at {}", path.display());
-    path
-}
-
 /// Parses a move line `x,y`.
 pub fn parse_move(line: &str) -> Option<Pos> {
     let (x, y) = line.split_once(',')?;
