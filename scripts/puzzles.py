@@ -32,9 +32,10 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from gauntlet import RULES
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
 
 
 def block(rec):
