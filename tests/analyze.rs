@@ -4,11 +4,10 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use common::data::{records, xy};
-use common::files::test_engine;
+use common::files::{temp_dir, test_engine, TempDir};
 use common::run_wuzi;
 use serde_json::Value;
 use wuzi::board::{Board, MoveCheck};
@@ -236,8 +235,7 @@ fn nbest_gives_the_best_moves_in_order() {
 
 #[test]
 fn bad_input_is_named_and_exits_with_2() {
-    let dir = std::env::temp_dir().join(format!("wuzi-analyze-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("analyze-bad");
     let junk = dir.join("junk.psq");
     std::fs::write(&junk, "h8 i9 j10\n").unwrap();
     let junk = junk.to_str().unwrap();
@@ -284,15 +282,12 @@ fn bad_input_is_named_and_exits_with_2() {
         );
         assert_eq!(err.lines().count(), 1, "{err}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs `wuzi-match` with `args` and the records written to a fresh folder; returns the
 /// folder.
-fn run_match(name: &str, args: &[&str]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wuzi-analyze-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+fn run_match(name: &str, args: &[&str]) -> TempDir {
+    let dir = temp_dir(&format!("analyze-{name}"));
     let status = Command::new(env!("CARGO_BIN_EXE_wuzi-match"))
         .args(args)
         .args(["--games", "1", "--quiet", "--sgf"])
@@ -345,11 +340,11 @@ fn games_written_by_wuzi_match_load() {
         assert_eq!(answer["mate"], 1);
         assert_eq!(strings(&answer["pv"]), ["e1"]);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 
     // Renju: the foul engine, black, plays the double three h8 after an eight-stone opening;
     // the record ends with the foul that lost the game.
-    let opening = std::env::temp_dir().join(format!("wuzi-foul-{}.txt", std::process::id()));
+    let scratch = temp_dir("analyze-foul-opening");
+    let opening = scratch.join("opening.txt");
     std::fs::write(&opening, "-2,0, -7,-7, -1,0, 7,-7, 0,-2, -7,7, 0,-1, 7,7\n").unwrap();
     let dir = run_match(
         "foul",
@@ -379,8 +374,6 @@ fn games_written_by_wuzi_match_load() {
     );
     let answer = analyze_json(&["--file", psq, "--depth", "1"]);
     assert!(answer["game_over"].is_null() && answer["best"].is_string());
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_file(&opening);
 }
 
 /// `--nodes N` (the protocol's `INFO max_node`) bounds the root's VCF, VCT and defence

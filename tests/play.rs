@@ -2,6 +2,7 @@
 
 mod common;
 
+use common::files::temp_dir;
 use common::{run_wuzi, Brain};
 use serde_json::Value;
 use wuzi::arena::record::read_record;
@@ -43,9 +44,7 @@ fn analyze_json(args: &[&str]) -> Value {
 /// bottom rows, and loses; on the way a hint, an undo and saves, which `analyze` reads back.
 #[test]
 fn a_whole_game_over_a_pipe() {
-    let dir = std::env::temp_dir().join(format!("wuzi-play-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("play");
     let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let mut brain = Brain::spawn_with(&["play", "--depth", "2", "--time", "30000"]);
     let intro = until_turn(&brain);
@@ -164,7 +163,6 @@ fn a_whole_game_over_a_pipe() {
         let before = analyze_json(&["--file", &file(name), "--ply", &ply, "--depth", "1"]);
         assert_eq!(before["mate"], 1, "{before}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
