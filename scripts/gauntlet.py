@@ -25,6 +25,12 @@ Options (defaults in brackets):
   --wuzi PATH       the wuzi binary [target/release/pbrain-wuzi, built first]
   --out DIR         results folder [gauntlet]
   --table           only print the table of what DIR holds
+  --against BASE    with --table, also compare DIR's games with BASE's game for game: the
+                    same file (opponent, rule, seed) and game number, played from the same
+                    opening with the same colours; prints the two scores, the mean
+                    difference a game with its 95 % interval, and the likelihood of
+                    superiority. A change is judged so against the base engine's run on the
+                    same seeds (docs/engineering.md)
   --match-arg ARG   one more wuzi-match argument (repeatable), e.g. --match-arg=--reply-gap=40
 
 Opponents' quirks are handled as a manager would: lines that are neither a move nor a known
@@ -78,6 +84,7 @@ def parse_args(argv):
         "wuzi": None,
         "out": "gauntlet",
         "table": False,
+        "against": None,
         "match_args": [],
     }
     opponents = []
@@ -112,7 +119,7 @@ def parse_args(argv):
                     opts[key] = int(value)
                 except ValueError:
                     fail(f"{item} takes a whole number, not {value!r}")
-            elif key in ("tc", "wuzi", "out"):
+            elif key in ("tc", "wuzi", "out", "against"):
                 opts[key] = value
             else:
                 fail(f"unknown option {item}\n{USAGE}")
@@ -126,6 +133,8 @@ def parse_args(argv):
             fail(f"unknown rule {rule!r} (one of {', '.join(RULES)})")
     if not opponents and not opts["table"]:
         fail(USAGE)
+    if opts["against"] is not None and not opts["table"]:
+        fail("--against compares finished runs: give it with --table")
     return opts, opponents
 
 
@@ -182,30 +191,35 @@ def summarise(games):
     return mean, elo(mean), margin
 
 
+def records(path):
+    """The games of one .jsonl record file."""
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def wuzi_points(g):
+    """wuzi's points in game `g`: 1, 0.5 or 0."""
+    if g["winner"] is None or g["winner"] == "none":
+        return 0.5
+    return 1.0 if g["winner"] == ("black" if g["black"] == "wuzi" else "white") else 0.0
+
+
 def table(out):
     rows = {}
     for path in sorted(glob.glob(os.path.join(out, "*.jsonl"))):
-        with open(path) as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                g = json.loads(line)
-                opponent = g["white"] if g["black"] == "wuzi" else g["black"]
-                wuzi_colour = "black" if g["black"] == "wuzi" else "white"
-                if g["winner"] is None or g["winner"] == "none":
-                    points = 0.5
-                else:
-                    points = 1.0 if g["winner"] == wuzi_colour else 0.0
-                key = (opponent, g["rule"], g["width"])
-                row = rows.setdefault(key, [])
-                lost_on_time = g["reason"] == "time-out"
-                row.append({
-                    "points": points,
-                    "pair": (path, g.get("round", 1), (g["game"] + 1) // 2),
-                    "wuzi_time": lost_on_time and points == 0.0,
-                    "opp_time": lost_on_time and points == 1.0,
-                    "fault": g["reason"] in ("crash", "illegal move", "memory") ,
-                })
+        for g in records(path):
+            opponent = g["white"] if g["black"] == "wuzi" else g["black"]
+            points = wuzi_points(g)
+            key = (opponent, g["rule"], g["width"])
+            row = rows.setdefault(key, [])
+            lost_on_time = g["reason"] == "time-out"
+            row.append({
+                "points": points,
+                "pair": (path, g.get("round", 1), (g["game"] + 1) // 2),
+                "wuzi_time": lost_on_time and points == 0.0,
+                "opp_time": lost_on_time and points == 1.0,
+                "fault": g["reason"] in ("crash", "illegal move", "memory"),
+            })
     if not rows:
         print(f"gauntlet: no games in {out}/", file=sys.stderr)
         return
@@ -224,6 +238,45 @@ def table(out):
               f"{sum(g['fault'] for g in games):>6}")
     print("Score and Elo are wuzi's; time losses are wuzi's/the opponent's; faults are crashes,"
           " illegal moves and memory losses of either side.")
+
+
+def compare(out, base):
+    """Prints how the games of `out` differ from those of `base`, game for game."""
+    def line(label, pairs):
+        n = len(pairs)
+        old, new = sum(a for a, _ in pairs), sum(b for _, b in pairs)
+        mean = (new - old) / n
+        var = sum((b - a - mean) ** 2 for a, b in pairs) / (n - 1) if n > 1 else 0.0
+        half = 1.96 * math.sqrt(var / n)
+        los = 0.5 * (1 + math.erf(mean / math.sqrt(2 * var / n))) if var > 0 else 0.5
+        print(f"{label:<28} {n:>5} {old:>6.1f} {new:>6.1f} {f'{mean:+.3f} ± {half:.3f}':>15}"
+              f" {100 * los:>5.1f}%")
+
+    print(f"\n{'game for game against ' + base:<28}")
+    print(f"{'file':<28} {'games':>5} {'base':>6} {'this':>6} {'a game':>15} {'LOS':>6}")
+    every, unmatched = [], 0
+    for path in sorted(glob.glob(os.path.join(out, "*.jsonl"))):
+        other = os.path.join(base, os.path.basename(path))
+        if not os.path.exists(other):
+            continue
+        before = {g["game"]: g for g in records(other)}
+        pairs = []
+        for g in records(path):
+            b = before.get(g["game"])
+            if b is None or (b["opening"], b["black"]) != (g["opening"], g["black"]):
+                unmatched += 1
+                continue
+            pairs.append((wuzi_points(b), wuzi_points(g)))
+        if pairs:
+            line(os.path.basename(path)[:-len(".jsonl")], pairs)
+            every.extend(pairs)
+    if not every:
+        print(f"gauntlet: no game of {out}/ has its twin in {base}/", file=sys.stderr)
+        return
+    if len(every) > 1:
+        line("all", every)
+    if unmatched:
+        print(f"{unmatched} games had no twin (another opening or colours) and were left out")
 
 
 def main():
@@ -246,6 +299,8 @@ def main():
                 if rules is None or rule in rules:
                     play(opts, name, command, rule)
     table(opts["out"])
+    if opts["against"] is not None:
+        compare(opts["out"], opts["against"])
 
 
 if __name__ == "__main__":
