@@ -254,7 +254,7 @@ def compare(out, base):
 
     print(f"\n{'game for game against ' + base:<28}")
     print(f"{'file':<28} {'games':>5} {'base':>6} {'this':>6} {'a game':>15} {'LOS':>6}")
-    every, unmatched = [], 0
+    every, by_rule, unmatched = [], {}, 0
     for path in sorted(glob.glob(os.path.join(out, "*.jsonl"))):
         other = os.path.join(base, os.path.basename(path))
         if not os.path.exists(other):
@@ -267,14 +267,17 @@ def compare(out, base):
                 unmatched += 1
                 continue
             pairs.append((wuzi_points(b), wuzi_points(g)))
+            by_rule.setdefault(g["rule"], []).append(pairs[-1])
         if pairs:
             line(os.path.basename(path)[:-len(".jsonl")], pairs)
             every.extend(pairs)
     if not every:
         print(f"gauntlet: no game of {out}/ has its twin in {base}/", file=sys.stderr)
         return
-    if len(every) > 1:
-        line("all", every)
+    if len(by_rule) > 1:
+        for rule, pairs in sorted(by_rule.items()):
+            line(f"all {rule}", pairs)
+    line("all", every)
     if unmatched:
         print(f"{unmatched} games had no twin (another opening or colours) and were left out")
 
