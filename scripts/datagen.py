@@ -30,6 +30,17 @@ Options (defaults in brackets):
   --out DIR       [data/games]
   --runner-args A more wuzi-match options, one string (e.g. "--tolerance-ms 3000
                   --max-memory 67108864" for engines slow to start or to size their tables)
+  --only NAME[@RULE,RULE...]
+                  play only the batches against NAME (under those rules), numbered as the
+                  whole schedule numbers them [all]
+  --from N        leave out the batches before batch N [0]
+
+A quick screen of a change: replay another folder's batches against one engine with the new
+build. With the first run's opponents, rules, seed and games, each batch is numbered the same
+and has the same openings, colours and seed; then pair the games:
+    scripts/datagen.py --batches 576 --from 408 --only rapfi@freestyle,renju --tc 80/0 \
+        --seed 6001 --wuzi NEW --out /tmp/new rapfi=... self pentazen=...@freestyle,renju
+    scripts/gauntlet.py --table --out /tmp/new --against data/set2
 """
 import os
 import shutil
@@ -51,7 +62,7 @@ def fail(message):
 def parse_args(argv):
     opts = {"rules": ["freestyle", "standard", "renju"], "batches": 100, "games": 20,
             "tc": "100/0", "seed": 1, "concurrency": 2, "wuzi": None, "out": "data/games",
-            "runner-args": "", "first": None}
+            "runner-args": "", "first": None, "only": None, "from": 0}
     opponents = []
     items = []
     for arg in argv:
@@ -70,12 +81,12 @@ def parse_args(argv):
             i += 1
             if key == "rules":
                 opts["rules"] = value.split(",")
-            elif key in ("batches", "games", "seed", "concurrency"):
+            elif key in ("batches", "games", "seed", "concurrency", "from"):
                 try:
                     opts[key] = int(value)
                 except ValueError:
                     fail(f"{item} takes a whole number, not {value!r}")
-            elif key in ("tc", "wuzi", "out", "runner-args"):
+            elif key in ("tc", "wuzi", "out", "runner-args", "only"):
                 opts[key] = value
             elif key == "first":
                 name, sep, command = value.partition("=")
@@ -97,6 +108,14 @@ def parse_args(argv):
             fail(f"unknown rule {rule!r}")
     if not opponents:
         opponents.append(("self", None, None))
+    if opts["only"] is not None:
+        name, _, rules = opts["only"].partition("@")
+        rules = rules.split(",") if rules else opts["rules"]
+        if name not in [n for n, _, _ in opponents]:
+            fail(f"--only {name}: no opponent of that name")
+        if any(rule not in RULES for rule in rules):
+            fail(f"--only {opts['only']}: unknown rule")
+        opts["only"] = (name, rules)
     return opts, opponents
 
 
@@ -145,8 +164,12 @@ def main():
         first_name, command = opts["first"]
         first, copy = (engine(command, first_name), engine(command, first_name + "2"))
     failures = 0
-    for i in range(opts["batches"]):
+    for i in range(opts["from"], opts["batches"]):
         name, command, rule = pairs[i % len(pairs)]
+        if opts["only"] is not None:
+            only_name, only_rules = opts["only"]
+            if name != only_name or rule not in only_rules:
+                continue
         path = os.path.join(opts["out"], f"batch-{rule}-{name}-{i}.jsonl")
         if os.path.exists(path):
             continue
