@@ -39,13 +39,14 @@ tolerance is 3 s: an engine that sizes its hash table when the game starts (Rapf
 max_memory) can take over a second for START or its first move on a loaded machine.
 """
 import glob
-import json
 import math
 import os
 import shutil
 import subprocess
 import sys
 import time
+
+from losses import records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
@@ -191,12 +192,6 @@ def summarise(games):
     return mean, elo(mean), margin
 
 
-def records(path):
-    """The games of one .jsonl record file."""
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
 def wuzi_points(g):
     """wuzi's points in game `g`: 1, 0.5 or 0."""
     if g["winner"] is None or g["winner"] == "none":
@@ -207,7 +202,7 @@ def wuzi_points(g):
 def table(out):
     rows = {}
     for path in sorted(glob.glob(os.path.join(out, "*.jsonl"))):
-        for g in records(path):
+        for _, g in records([path]):
             opponent = g["white"] if g["black"] == "wuzi" else g["black"]
             points = wuzi_points(g)
             key = (opponent, g["rule"], g["width"])
@@ -259,9 +254,9 @@ def compare(out, base):
         other = os.path.join(base, os.path.basename(path))
         if not os.path.exists(other):
             continue
-        before = {g["game"]: g for g in records(other)}
+        before = {g["game"]: g for _, g in records([other])}
         pairs = []
-        for g in records(path):
+        for _, g in records([path]):
             b = before.get(g["game"])
             if b is None or (b["opening"], b["black"]) != (g["opening"], g["black"]):
                 unmatched += 1
