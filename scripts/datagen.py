@@ -89,10 +89,11 @@ def parse_args(argv):
             elif key in ("tc", "wuzi", "out", "runner-args", "only"):
                 opts[key] = value
             elif key == "first":
-                name, sep, command = value.partition("=")
-                if not sep or not name or not command:
-                    fail(f"--first takes NAME=COMMAND, not {value!r}")
-                opts["first"] = (name, command)
+                parsed = parse_opponent(value)
+                if parsed is None or parsed[2] is not None:
+                    fail(f"--first takes NAME=COMMAND (no @RULES: it plays every batch), "
+                         f"not {value!r}")
+                opts["first"] = parsed[:2]
             else:
                 fail(f"unknown option {item}")
             continue
