@@ -43,6 +43,12 @@ pub fn test_engine() -> PathBuf {
         .expect("test executable lives in target/<profile>/deps");
     let name = format!("wuzi-test-engine{}", std::env::consts::EXE_SUFFIX);
     let path = profile_dir.join("examples").join(name);
-    assert!(path.exists(), "test engine not built at {}", path.display());
+    // `cargo test` with a single `--test` target builds no examples.
+    assert!(
+        path.exists(),
+        "test engine not built at {}: run plain `cargo test`, or build it first with \
+         `cargo build --example wuzi-test-engine` (and the tests' `--release`, if given)",
+        path.display()
+    );
     path
 }
