@@ -78,8 +78,15 @@ pub enum CellValues {
     Learned,
 }
 
-/// The values the engine plays with.
-pub const ENGINE_VALUES: CellValues = CellValues::Classic;
+/// The values the engine plays with under `rule`: the learned tables under freestyle and
+/// renju, where they played better against Rapfi at 0.5 s/move (E-477); the classic values
+/// under standard, where they were not measured, and under caro, which has no slot.
+pub fn engine_values(rule: Rule) -> CellValues {
+    match rule {
+        Rule::Freestyle | Rule::Renju => CellValues::Learned,
+        Rule::Standard | Rule::Caro | Rule::CaroExact => CellValues::Classic,
+    }
+}
 
 /// The classic value of a cell whose line shapes are `patterns`: the line weights plus the
 /// combination's bonus (what the move ordering reads under every choice of values).
