@@ -1,7 +1,8 @@
 //! The learned evaluation: a value per [shape code](super::shape_code) for each colour's empty
 //! cells, and a threat-state bonus for the side to move, per rule slot. The tables are fitted
 //! by `wuzi-tune` to game records and written into `super::weights`; they ship inside the
-//! binary.
+//! binary. The engine reads them where [`engine_values`] says: freestyle and renju. The
+//! standard slot is fitted too but not played (not measured).
 //!
 //! A slot is a rule and, under renju, a colour: black's and white's cells (and black's and
 //! white's threat states when to move) are worth different things there. Caro has no slot
