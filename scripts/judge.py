@@ -36,14 +36,11 @@ import json
 import math
 import os
 import random
-import subprocess
 import sys
-import threading
-import time
 
 from gauntlet import RULES as PROTOCOL_RULES
 from losses import parse_outside_score, records
-from puzzles import is_move
+from pbrain import ask, is_move
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -113,51 +110,12 @@ def positions(args):
 def talk(command, cwd, env, rule, size, stones, turn_ms):
     """One fresh engine process asked for its move on `stones` (the side to move's own as 1):
     returns (move, its MESSAGE lines), move None when it gave none."""
-    proc = subprocess.Popen(
-        [command], cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True, bufsize=1,
-    )
-    timer = threading.Timer(turn_ms / 1000 + 20, proc.kill)
-    timer.start()
-    messages, move = [], None
-    try:
-        def send(text):
-            proc.stdin.write(text + "\n")
-            proc.stdin.flush()
-
-        send(f"START {size}")
-        for line in proc.stdout:
-            if line.strip() == "OK":
-                break
-        # Some engines lose input written within milliseconds of their own reply.
-        time.sleep(0.03)
-        lines = [f"INFO rule {RULES[rule]}", f"INFO timeout_turn {turn_ms}",
-                 "INFO timeout_match 1000000000", "BOARD"]
-        n = len(stones)
-        for i, s in enumerate(stones):
-            lines.append(f"{s},{1 if i % 2 == n % 2 else 2}")
-        send("\n".join(lines + ["DONE"]))
-        for line in proc.stdout:
-            line = line.strip()
-            if line.startswith("MESSAGE"):
-                messages.append(line)
-                continue
-            if is_move(line):
-                move = line
-                break
-            if line.startswith(("ERROR", "UNKNOWN")):
-                break
-        time.sleep(0.03)
-        send("END")
-    except (BrokenPipeError, OSError):
-        pass
-    finally:
-        timer.cancel()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-    return move, messages
+    n = len(stones)
+    board = [f"{s},{1 if i % 2 == n % 2 else 2}" for i, s in enumerate(stones)]
+    commands = [f"START {size}", f"INFO rule {RULES[rule]}", f"INFO timeout_turn {turn_ms}",
+                "INFO timeout_match 1000000000", "BOARD", *board, "DONE"]
+    reply = ask(command, commands, is_move, turn_ms / 1000 + 20, cwd=cwd, env=env)
+    return reply.line, reply.messages
 
 
 def expected(messages):

@@ -26,13 +26,11 @@ of the engine sees. Exits 1 when a puzzle gets no move at all (or a foul case no
 import argparse
 import json
 import os
-import subprocess
 import sys
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from gauntlet import RULES
+from pbrain import ask, is_move
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -52,11 +50,6 @@ def block(rec):
     return lines
 
 
-def is_move(line):
-    parts = line.split(",")
-    return len(parts) == 2 and all(p.isdigit() for p in parts)
-
-
 def answer(engine, rec, turn_ms):
     """The engine's move for a puzzle (None if it gave none), the time it took and the
     lines it printed that were neither MESSAGE nor OK."""
@@ -69,7 +62,7 @@ def answer(engine, rec, turn_ms):
         *block(rec),
         "DONE",
     ]
-    reply, elapsed, other = exchange(engine, commands, is_move, turn_ms / 1000 + 10)
+    reply, elapsed, _, other = ask(engine, commands, is_move, turn_ms / 1000 + 10)
     move = tuple(int(p) for p in reply.split(",")) if reply else None
     return move, elapsed, other
 
@@ -85,49 +78,12 @@ def forbidden(engine, rec):
         "DONE",
         "YXSHOWFORBID",
     ]
-    reply, elapsed, other = exchange(engine, commands, lambda l: l.startswith("FORBID"), 10)
+    reply, elapsed, _, other = ask(engine, commands, lambda l: l.startswith("FORBID"), 10)
     if reply is None:
         return None, elapsed, other
     digits = reply[len("FORBID"):].strip().rstrip(".")
     points = {(int(digits[i:i + 2]), int(digits[i + 2:i + 4])) for i in range(0, len(digits), 4)}
     return points, elapsed, other
-
-
-def exchange(engine, commands, wanted, timeout_s):
-    """Sends `commands` to a fresh engine and reads its output up to the first line that is
-    `wanted`: returns that line (None if it never came), the time it took and the lines
-    before it that were neither MESSAGE nor OK."""
-    started = time.monotonic()
-    proc = subprocess.Popen(
-        [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    # A hung engine is killed well after its turn: that puzzle gets no answer.
-    timer = threading.Timer(timeout_s, proc.kill)
-    timer.start()
-    reply, other = None, []
-    try:
-        proc.stdin.write("\n".join(commands) + "\n")
-        proc.stdin.flush()
-        for line in proc.stdout:
-            line = line.strip()
-            if line.startswith("MESSAGE") or line == "OK" or not line:
-                continue
-            if wanted(line):
-                reply = line
-                break
-            other.append(line)
-            if line.startswith(("ERROR", "UNKNOWN")):
-                break
-        elapsed = time.monotonic() - started
-        proc.stdin.write("END\n")
-        proc.stdin.flush()
-    except (BrokenPipeError, OSError):
-        elapsed = time.monotonic() - started
-    finally:
-        timer.cancel()
-        proc.wait()
-    return reply, elapsed, other
 
 
 def transformed(rec, k):
