@@ -47,7 +47,7 @@ import shutil
 import subprocess
 import sys
 
-from gauntlet import RULES, parse_opponent
+from gauntlet import RULES, parse_opponent, split_options
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Batches that may fail in a row (left for a later run) before the run gives up.
@@ -64,9 +64,7 @@ def parse_args(argv):
             "tc": "100/0", "seed": 1, "concurrency": 2, "wuzi": None, "out": "data/games",
             "runner-args": "", "first": None, "only": None, "from": 0}
     opponents = []
-    items = []
-    for arg in argv:
-        items.extend(arg.split("=", 1) if arg.startswith("--") and "=" in arg else [arg])
+    items = split_options(argv)
     i = 0
     while i < len(items):
         item = items[i]

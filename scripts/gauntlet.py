@@ -72,6 +72,14 @@ def parse_opponent(item):
     return name, command, rules
 
 
+def split_options(argv):
+    """The arguments with every `--name=value` split into `--name` and `value`."""
+    items = []
+    for arg in argv:
+        items.extend(arg.split("=", 1) if arg.startswith("--") and "=" in arg else [arg])
+    return items
+
+
 def parse_args(argv):
     opts = {
         "rules": ["freestyle", "standard", "renju"],
@@ -89,12 +97,7 @@ def parse_args(argv):
         "match_args": [],
     }
     opponents = []
-    items = []
-    for arg in argv:
-        if arg.startswith("--") and "=" in arg:
-            items.extend(arg.split("=", 1))
-        else:
-            items.append(arg)
+    items = split_options(argv)
     i = 0
     while i < len(items):
         item = items[i]
