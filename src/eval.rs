@@ -4,8 +4,8 @@
 //! All weights live in the tables below, fitted to the results of recorded games (Texel's
 //! method) and kept only when matches said so: a lower fitting loss is no promise of
 //! strength. They are the classic values: `wuzi-tune fit` (`src/tune/fit.rs`) starts the
-//! learned shape-code tables from them, and the evaluation reads them under standard and caro
-//! (freestyle and renju read the learned tables, see [`learned::engine_values`]). The cell
+//! learned shape-code tables from them, and the evaluation reads them under caro (the other
+//! rules read the learned tables, see [`learned::engine_values`]). The cell
 //! values also order forced replies and the free positions of the rules without a fitted
 //! ordering (`search::order_weights`) under every rule.
 

@@ -1,8 +1,7 @@
 //! The learned evaluation: a value per [shape code](super::shape_code) for each colour's empty
 //! cells, and a threat-state bonus for the side to move, per rule slot. The tables are fitted
 //! by `wuzi-tune` to game records and written into `super::weights`; they ship inside the
-//! binary. The engine reads them where [`engine_values`] says: freestyle and renju. The
-//! standard slot is fitted too but not played (not measured).
+//! binary. The engine reads them where [`engine_values`] says: every rule but caro.
 //!
 //! A slot is a rule and, under renju, a colour: black's and white's cells (and black's and
 //! white's threat states when to move) are worth different things there. Caro has no slot
@@ -80,12 +79,12 @@ pub enum CellValues {
 }
 
 /// The values the engine plays with under `rule`: the learned tables under freestyle and
-/// renju, where they played better against Rapfi at 0.5 s/move (E-477); the classic values
-/// under standard, where they were not measured, and under caro, which has no slot.
+/// renju, where they played better against Rapfi at 0.5 s/move (E-477), and under standard,
+/// where they played as well (E-478); the classic values under caro, which has no slot.
 pub fn engine_values(rule: Rule) -> CellValues {
     match rule {
-        Rule::Freestyle | Rule::Renju => CellValues::Learned,
-        Rule::Standard | Rule::Caro | Rule::CaroExact => CellValues::Classic,
+        Rule::Freestyle | Rule::Renju | Rule::Standard => CellValues::Learned,
+        Rule::Caro | Rule::CaroExact => CellValues::Classic,
     }
 }
 
