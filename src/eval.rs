@@ -5,7 +5,7 @@
 //! method) and kept only when matches said so: a lower fitting loss is no promise of
 //! strength. They are the classic values: `wuzi-tune fit` (`src/tune/fit.rs`) starts the
 //! learned shape-code tables from them, and the evaluation reads them under caro (the other
-//! rules read the learned tables, see [`learned::engine_values`]). The cell
+//! rules read the learned tables, see [`learned::ENGINE_VALUES`]). The cell
 //! values also order forced replies and the free positions of the rules without a fitted
 //! ordering (`search::order_weights`) under every rule.
 

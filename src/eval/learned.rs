@@ -1,7 +1,7 @@
 //! The learned evaluation: a value per [shape code](super::shape_code) for each colour's empty
 //! cells, and a threat-state bonus for the side to move, per rule slot. The tables are fitted
 //! by `wuzi-tune` to game records and written into `super::weights`; they ship inside the
-//! binary. The engine reads them where [`engine_values`] says: every rule but caro.
+//! binary. The engine reads them under every rule with a slot ([`ENGINE_VALUES`]).
 //!
 //! A slot is a rule and, under renju, a colour: black's and white's cells (and black's and
 //! white's threat states when to move) are worth different things there. Caro has no slot
@@ -78,15 +78,10 @@ pub enum CellValues {
     Learned,
 }
 
-/// The values the engine plays with under `rule`: the learned tables under freestyle and
-/// renju, where they played better against Rapfi at 0.5 s/move (E-477), and under standard,
-/// where they played as well (E-478); the classic values under caro, which has no slot.
-pub fn engine_values(rule: Rule) -> CellValues {
-    match rule {
-        Rule::Freestyle | Rule::Renju | Rule::Standard => CellValues::Learned,
-        Rule::Caro | Rule::CaroExact => CellValues::Classic,
-    }
-}
+/// The values the engine plays with: the learned tables, which played better against Rapfi
+/// at 0.5 s/move under freestyle and renju (E-477) and as well under standard (E-478). Caro
+/// has no slot, so it reads the classic values (see [`cell_value`], [`threat_table`]).
+pub const ENGINE_VALUES: CellValues = CellValues::Learned;
 
 /// The classic value of a cell whose line shapes are `patterns`: the line weights plus the
 /// combination's bonus (what the move ordering reads under every choice of values).

@@ -18,7 +18,7 @@ use crate::board::forbidden;
 use crate::board::lines::PAD;
 use crate::board::pattern::{Combo, PatternTable};
 use crate::board::Board;
-use crate::eval::learned::{self, CellValues};
+use crate::eval::learned::{self, CellValues, ENGINE_VALUES};
 use crate::eval::THREAT_STATES;
 use crate::types::{Color, Pos, Rule, CELL_COUNT, MAX_SIZE, STRIDE};
 
@@ -128,7 +128,7 @@ pub struct Position {
 impl Position {
     /// Threat state for a board, with the evaluation values the engine plays with.
     pub fn new(board: &Board) -> Position {
-        Position::with_values(board, learned::engine_values(board.rule()))
+        Position::with_values(board, ENGINE_VALUES)
     }
 
     /// Threat state for a board, with the evaluation values `values`.
