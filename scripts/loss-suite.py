@@ -76,8 +76,17 @@ def analyze(binary, rule, size, stones, ms):
     return json.loads(done.stdout)
 
 
+# Scores at or beyond this are proven (`WIN_THRESHOLD` in src/search/score.rs). A win the
+# root's VCT proves has no length (`mate` is null), so the score decides, not `mate`.
+PROVEN = 29_000
+
+
 def proves_win(result):
-    return isinstance(result.get("mate"), int) and result["score"] > 0
+    return result["score"] is not None and result["score"] >= PROVEN
+
+
+def proves_loss(result):
+    return result["score"] is not None and result["score"] <= -PROVEN
 
 
 def attack_proved(opts, rule, size, stones):
@@ -86,7 +95,7 @@ def attack_proved(opts, rule, size, stones):
     result = analyze(opts["wuzi"], rule, size, stones, opts["time"])
     if result["nodes"] == 0 and result.get("mate") is None:
         after = analyze(opts["wuzi"], rule, size, stones + [result["best_xy"]], opts["time"])
-        return isinstance(after.get("mate"), int) and after["score"] < 0
+        return proves_loss(after)
     return proves_win(result)
 
 
@@ -107,7 +116,7 @@ def run(suite, opts):
         answer = analyze(opts["wuzi"], rule, size, before, opts["time"])
         move = answer["best_xy"]
         other += move != played
-        sees += answer["score"] < 0 and isinstance(answer.get("mate"), int)
+        sees += proves_loss(answer)
         check = analyze(opts["checker"], rule, size, before + [move], opts["check"])
         safe = not proves_win(check)
         defended += safe
