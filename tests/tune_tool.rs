@@ -224,6 +224,48 @@ fn extracts_match_records_and_fits_them_reproducibly() {
         "four cell and four threat tables"
     );
     assert!(a != tune_classic(&dir), "the fit did not move the tables");
+
+    // A refit from the engine's learned tables of freestyle alone moves freestyle's tables
+    // and leaves every other rule's as the engine has them.
+    let path = dir.join("refit.rs");
+    tune(&[
+        "fit",
+        "--samples",
+        out_arg,
+        "--iterations",
+        "20",
+        "--rules",
+        "freestyle",
+        "--start",
+        "learned",
+        "--write",
+        path.to_str().expect("UTF-8"),
+    ]);
+    let refit = std::fs::read_to_string(&path).expect("weights");
+    let engine =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/weights.rs"))
+            .expect("the engine's tables");
+    for slot in ["standard", "renju black", "renju white"] {
+        assert_eq!(
+            slot_tables(&refit, slot),
+            slot_tables(&engine, slot),
+            "{slot}"
+        );
+    }
+    assert!(
+        slot_tables(&refit, "freestyle") != slot_tables(&engine, "freestyle"),
+        "the refit did not move freestyle's tables"
+    );
+}
+
+/// The cell and threat tables of one slot (`// freestyle`, ...) in a weights source, in order.
+fn slot_tables(source: &str, slot: &str) -> Vec<String> {
+    let head = format!("    // {slot}\n");
+    source
+        .split(&head)
+        .skip(1)
+        .map(|rest| rest.split("    ],").next().unwrap_or_default().to_string())
+        .collect()
 }
 
 /// The classic tables as `wuzi-tune classic` writes them.
@@ -316,6 +358,7 @@ fn bad_command_lines_exit_with_status_2() {
         vec!["fit"],
         vec!["fit", "--samples"],
         vec!["fit", "--samples", "x", "--model", "both"],
+        vec!["fit", "--samples", "x", "--start", "best"],
         vec!["extract", "--out", "x"],
         vec!["classic"],
         vec!["order", "x.jsonl"],

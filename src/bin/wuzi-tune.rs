@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use wuzi::eval::learned::CellValues;
 use wuzi::search::order_weights;
 use wuzi::tune::codegen::weights_source;
 use wuzi::tune::fit::{self, Data, Model, Options, Tables, FITTED_RULES};
@@ -30,8 +31,12 @@ USAGE:
       --held-out PERMILLE   games held out per thousand (default 100)
       --iterations N        Adam steps (default 1000)
       --rate POINTS         first step size (default 4)
-      --prior POINTS        standard deviation of the pull toward the classic values
+      --prior POINTS        standard deviation of the pull toward the starting values
                             (default 100)
+      --start classic|learned
+                            the values the fit starts from and is pulled toward: the
+                            classic ones, or the learned tables the engine plays, whose
+                            slots of rules not read then stay as they are (default classic)
       --score-share X       share of each target from the search's score (default 0)
       --rapfi-only          only the positions Rapfi scored, mates left out (with
                             --score-share 1, the fit learns Rapfi's judgement)
@@ -158,6 +163,7 @@ fn fit_command(all: &[String]) -> Result<()> {
         rapfi_only: false,
         skip_last: 0,
         rules: FITTED_RULES.to_vec(),
+        start: CellValues::Classic,
     };
     let (mut dirs, mut write) = (Vec::new(), None);
     let mut i = 0;
@@ -196,6 +202,13 @@ fn fit_command(all: &[String]) -> Result<()> {
             "--prior" => options.prior = number(&name, v)?,
             "--score-share" => options.score_share = number(&name, v)?,
             "--skip-last" => options.skip_last = number(&name, v)?,
+            "--start" => {
+                options.start = match v {
+                    "classic" => CellValues::Classic,
+                    "learned" => CellValues::Learned,
+                    _ => bail!("--start: classic or learned, not {v:?}"),
+                }
+            }
             _ => bail!("unknown option {name}"),
         }
     }
@@ -217,7 +230,11 @@ fn fit_command(all: &[String]) -> Result<()> {
          {rapfi_scores} Rapfi's",
         files.len()
     );
-    let anchor = Tables::classic(options.model);
+    let anchor = Tables::from_values(options.model, options.start);
+    let start = match options.start {
+        CellValues::Classic => "classic",
+        CellValues::Learned => "learned",
+    };
     let mut tables = anchor.clone();
     let mut scales = vec![0.0; FITTED_RULES.len()];
     for (r, rule) in FITTED_RULES.iter().enumerate() {
@@ -228,7 +245,7 @@ fn fit_command(all: &[String]) -> Result<()> {
         scales[r] = fit::fit_scale(&data, &anchor, r, &options);
         let (lt, lh) = fit::losses(&data, &anchor, r, scales[r]);
         println!(
-            "{}: {train} positions trained on, {held} held out; k = {:.6}; classic loss {lt:.5} / held out {lh:.5}",
+            "{}: {train} positions trained on, {held} held out; k = {:.6}; {start} loss {lt:.5} / held out {lh:.5}",
             rule.name(),
             scales[r]
         );
@@ -251,7 +268,7 @@ fn fit_command(all: &[String]) -> Result<()> {
         let (ft, fh) = fit::losses(&data, &tables, r, scales[r]);
         let (train, held) = data.counts(r);
         let line = format!(
-            "{}: {train} + {held} positions, k = {:.6}: classic {ct:.5} / held out {ch:.5}, fitted {ft:.5} / held out {fh:.5}",
+            "{}: {train} + {held} positions, k = {:.6}: {start} {ct:.5} / held out {ch:.5}, fitted {ft:.5} / held out {fh:.5}",
             rule.name(),
             scales[r]
         );
@@ -262,7 +279,7 @@ fn fit_command(all: &[String]) -> Result<()> {
             let (ct, ch) = fit::target_losses(&data, &anchor, r, &scales, share);
             let (ft, fh) = fit::target_losses(&data, &tables, r, &scales, share);
             let line = format!(
-                "{}: against the targets: classic {ct:.5} / held out {ch:.5}, fitted {ft:.5} / held out {fh:.5}",
+                "{}: against the targets: {start} {ct:.5} / held out {ch:.5}, fitted {ft:.5} / held out {fh:.5}",
                 rule.name()
             );
             println!("{line}");

@@ -51,8 +51,12 @@ pub struct Options {
     /// Adam's first step size in points (falling linearly to a tenth of it).
     pub rate: f64,
     /// The prior's standard deviation in points: how far data must pull an entry from its
-    /// classic value.
+    /// starting value.
     pub prior: f64,
+    /// The values the fit starts from and its prior pulls toward: the classic ones, or the
+    /// learned tables the engine plays (a refit on new games that keeps what older games
+    /// taught, and leaves the slots of rules it does not read as they are).
+    pub start: CellValues,
     /// Share of each target taken from the search's score where the record has one.
     pub score_share: f64,
     /// Only positions Rapfi scored with a value that is not a mate: the fit then learns
@@ -102,10 +106,15 @@ impl Tables {
         Tables::threat_index(model, EvalSlot::RenjuWhite, THREAT_STATES)
     }
 
-    /// The classic evaluation's values in this layout: the mover's table holds 6/8 of the
-    /// classic value and the opponent's 5/8 under [`Model::Split`].
+    /// The classic evaluation's values in this layout (see [`Tables::from_values`]).
     pub fn classic(model: Model) -> Tables {
-        let shared = Tables::of_values(CellValues::Classic);
+        Tables::from_values(model, CellValues::Classic)
+    }
+
+    /// The engine's tables under `values` in this layout: under [`Model::Split`] the mover's
+    /// table holds 6/8 of each value and the opponent's 5/8, as the evaluation mixes them.
+    pub fn from_values(model: Model, values: CellValues) -> Tables {
+        let shared = Tables::of_values(values);
         let mut w = vec![0.0; Tables::len(model)];
         for slot in EvalSlot::ALL {
             for code in 0..SHAPE_CODES {
@@ -573,6 +582,7 @@ mod tests {
             rapfi_only: false,
             skip_last: 0,
             rules: FITTED_RULES.to_vec(),
+            start: CellValues::Classic,
         }
     }
 
