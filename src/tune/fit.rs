@@ -3,12 +3,13 @@
 //! The evaluation is linear in its tables: each position's evaluation is the sum of its
 //! features (how many of each colour's empty cells have each shape code, and a flag for the
 //! threat state) times the tables' entries. A position's predicted result for the mover is
-//! `sigmoid(k * eval)`, with `k` fitted per rule to the classic evaluation first and then
-//! held, so the fitted values stay in the classic evaluation's points (the search's margins
-//! are in them). The loss is the binary cross-entropy against each position's target (the
-//! game's result, optionally blended with the search's score read the same way), plus a
-//! Gaussian prior pulling every entry toward its classic value, so a shape code seen in a
-//! handful of positions keeps about its classic worth. Adam on the full batch, a tenth of the
+//! `sigmoid(k * eval)`, with `k` fitted per rule to the starting values first (the classic
+//! evaluation, or the learned tables, which were fitted in its points) and then held, so the
+//! fitted values stay in the classic evaluation's points (the search's margins are in them).
+//! The loss is the binary cross-entropy against each position's target (the game's result,
+//! optionally blended with the search's score read the same way), plus a Gaussian prior
+//! pulling every entry toward its starting value, so a shape code seen in a handful of
+//! positions keeps about its earlier worth. Adam on the full batch, a tenth of the
 //! games (by a seeded hash of file and game number) held out to judge the fit.
 
 use super::samples::{Game, Sample, Score, RAPFI_MATE, RAPFI_SCALE};
