@@ -175,10 +175,12 @@ impl Worker {
         // Any five the opponent still has here must be stopped: two of them only under caro,
         // the other rules having returned above.
         let forced = opponent_fives > 0;
-        // A forced block does not use up depth: the tree stays narrow and threats are read out.
-        // Its child is still searched a ply shallower, and a node at the horizon facing an
-        // open three gets no extra ply: both let threats chain the extension and blow up the
-        // tree. Not adopted: E-047, E-258, E-263, E-264.
+        // A node facing a five is never a leaf: it searches its block at least a ply deep, so
+        // the tree stays narrow and threats are read out. The block's child is still a ply
+        // shallower, and a node at the horizon facing an open three gets no extra ply: both let
+        // threats chain the extension and grow the tree, and a deeper block proves more attacks
+        // without winning more games. Not adopted: E-047, E-258, E-263, E-264, E-411, E-424,
+        // E-484.
         let depth = if forced { depth.max(1) } else { depth };
         let pv_node = beta - alpha > 1;
         if depth <= 0 {
