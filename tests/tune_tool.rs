@@ -195,26 +195,23 @@ fn extracts_match_records_and_fits_them_reproducibly() {
     assert!(scored > 0, "the engine's scores are read");
 
     // The same seed gives the same tables; the source names the command.
-    let write = |sub: &str, seed: &str| {
+    let write = |sub: &str, options: &[&str]| {
         let folder = dir.join(sub);
         std::fs::create_dir_all(&folder).expect("folder");
         let path = folder.join("weights.rs");
         let p = path.to_str().expect("UTF-8").to_string();
-        tune(&[
-            "fit",
-            "--samples",
-            out_arg,
-            "--iterations",
-            "20",
-            "--seed",
-            seed,
-            "--write",
-            &p,
-        ]);
+        let mut args = vec!["fit", "--samples", out_arg, "--iterations", "20"];
+        args.extend_from_slice(options);
+        args.extend_from_slice(&["--write", &p]);
+        tune(&args);
         let text = std::fs::read_to_string(&path).expect("weights");
         text.replace(folder.to_str().expect("UTF-8"), "FOLDER")
     };
-    let (a, b, c) = (write("a", "5"), write("b", "5"), write("c", "6"));
+    let (a, b, c) = (
+        write("a", &["--seed", "5"]),
+        write("b", &["--seed", "5"]),
+        write("c", &["--seed", "6"]),
+    );
     assert!(a == b, "one seed, two results");
     assert!(a != c, "the seed has no effect");
     assert!(a.contains("--iterations 20 --seed 5"), "{a}");
@@ -227,21 +224,7 @@ fn extracts_match_records_and_fits_them_reproducibly() {
 
     // A refit from the engine's learned tables of freestyle alone moves freestyle's tables
     // and leaves every other rule's as the engine has them.
-    let path = dir.join("refit.rs");
-    tune(&[
-        "fit",
-        "--samples",
-        out_arg,
-        "--iterations",
-        "20",
-        "--rules",
-        "freestyle",
-        "--start",
-        "learned",
-        "--write",
-        path.to_str().expect("UTF-8"),
-    ]);
-    let refit = std::fs::read_to_string(&path).expect("weights");
+    let refit = write("refit", &["--rules", "freestyle", "--start", "learned"]);
     let engine =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/weights.rs"))
             .expect("the engine's tables");
